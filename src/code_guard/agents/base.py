@@ -1,0 +1,220 @@
+"""The agent interface and the behaviour every agent shares.
+
+An agent runs its static tools over the change's files, keeps the results on added lines as
+candidate findings, and, when a model is configured, asks the model to confirm or reject each
+candidate and to add what the tools missed. A failing tool or model never raises: it becomes
+``AgentState.FAILED`` with its reason, and whatever the agent did find is still reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from code_guard.agents.answer import ModelAnswer, ModelFinding
+from code_guard.agents.prompts import build_messages
+from code_guard.anchoring import anchor_line
+from code_guard.diff import FileChange
+from code_guard.errors import ModelError, ToolError
+from code_guard.llm import LLMClient
+from code_guard.models import (
+    AgentName,
+    AgentReport,
+    AgentState,
+    AgentStatus,
+    Category,
+    Finding,
+    Usage,
+)
+from code_guard.options import ReviewOptions
+from code_guard.request import ReviewRequest
+from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.mapping import lookup
+
+_PROMPT_BUDGET_CHARS = 80_000
+
+
+@dataclass(frozen=True, slots=True)
+class AgentContext:
+    """Everything an agent needs: the request, its files on disk, options and the model."""
+
+    request: ReviewRequest
+    files: tuple[FileChange, ...]
+    workspace: Path
+    options: ReviewOptions
+    llm: LLMClient | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _ModelOutcome:
+    findings: list[Finding]
+    usage: Usage
+    notes: list[str]
+
+
+class Agent(ABC):
+    """One reviewer. Subclasses name their focus, categories and tools."""
+
+    name: ClassVar[AgentName]
+    focus: ClassVar[str]
+    categories: ClassVar[tuple[Category, ...]]
+
+    @abstractmethod
+    def tools(self) -> tuple[Tool, ...]:
+        """The static analysers this agent runs."""
+
+    async def review(self, ctx: AgentContext) -> AgentReport:
+        """Review the change; never raises for tool or model failures."""
+        started = time.perf_counter()
+        tools = self.tools()
+        candidates, errors = await self._run_tools(ctx, tools)
+        findings, usage, notes = candidates, Usage(), []
+        if ctx.llm is not None:
+            try:
+                outcome = await self._model_pass(ctx, ctx.llm, candidates)
+                findings, usage, notes = outcome.findings, outcome.usage, outcome.notes
+            except ModelError as exc:
+                errors.append(f"model {ctx.llm.model} failed: {exc}")
+                notes.append("tool findings are reported unconfirmed")
+        status = AgentStatus(
+            agent=self.name,
+            state=AgentState.FAILED if errors else AgentState.OK,
+            reason="; ".join(errors) or None,
+            tools=tuple(t.name for t in tools),
+            model=ctx.llm.model if ctx.llm else None,
+            usage=usage,
+            duration_ms=int((time.perf_counter() - started) * 1000),
+            notes=tuple(notes),
+        )
+        return AgentReport(status=status, findings=tuple(findings))
+
+    async def _run_tools(
+        self, ctx: AgentContext, tools: Sequence[Tool]
+    ) -> tuple[list[Finding], list[str]]:
+        results = await asyncio.gather(
+            *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
+        )
+        findings: list[Finding] = []
+        errors: list[str] = []
+        for hits, error in results:
+            findings.extend(f for hit in hits if (f := self._finding(hit, ctx)) is not None)
+            if error:
+                errors.append(error)
+        return findings, errors
+
+    def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
+        paths = [f.path for f in ctx.files if tool.applies_to(f.path)]
+        try:
+            return tool.run(ctx.workspace, paths), None
+        except ToolError as exc:
+            return [], f"{tool.name} failed: {exc}"
+
+    def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
+        info = lookup(hit.tool, hit.rule)
+        file = ctx.request.change.file(hit.file_path)
+        if info is None or file is None:
+            return None
+        if ctx.options.added_lines_only and not file.is_added(hit.line):
+            return None
+        lines = ctx.request.text_of(hit.file_path).splitlines()
+        anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
+        return Finding(
+            agent=self.name,
+            file_path=hit.file_path,
+            line_start=hit.line,
+            line_end=max(hit.end_line, hit.line),
+            severity=info.severity,
+            category=info.category,
+            title=_title(hit.message),
+            description=f"{hit.message} ({hit.tool} {hit.rule})",
+            cwe_id=info.cwe,
+            confidence=info.confidence,
+            sources=(f"{hit.tool}:{hit.rule}",),
+            anchor_text=anchor.strip(),
+        )
+
+    async def _model_pass(
+        self, ctx: AgentContext, llm: LLMClient, candidates: list[Finding]
+    ) -> _ModelOutcome:
+        files, skipped = _within_budget(ctx)
+        messages = build_messages(
+            agent=self.name.value,
+            focus=self.focus,
+            categories=self.categories,
+            request=ctx.request,
+            files=files,
+            candidates=candidates,
+            context_lines=ctx.options.context_lines,
+        )
+        answer = await llm.complete(messages, ModelAnswer)
+        notes = [f"{n} file(s) not sent to the model (prompt budget)" for n in [skipped] if n]
+        kept = _apply_verdicts(candidates, answer.value, notes)
+        own = [f for m in answer.value.findings if (f := self._anchor(m, ctx)) is not None]
+        if dropped := len(answer.value.findings) - len(own):
+            notes.append(f"dropped {dropped} model finding(s) that quoted no added line")
+        return _ModelOutcome(kept + own, answer.usage, notes)
+
+    def _anchor(self, found: ModelFinding, ctx: AgentContext) -> Finding | None:
+        line = anchor_line(ctx.request.change, found.file_path, found.quote, found.line)
+        if line is None:
+            return None
+        file_path = found.file_path.removeprefix("./").removeprefix("b/")
+        return Finding(
+            agent=self.name,
+            file_path=file_path,
+            line_start=line,
+            line_end=line,
+            severity=found.severity,
+            category=found.category,
+            title=found.title,
+            description=found.explanation,
+            suggested_fix=found.suggested_fix,
+            cwe_id=found.cwe_id,
+            confidence=found.confidence,
+            sources=("model",),
+            anchor_text=ctx.request.change.file(file_path).added[line].strip(),  # type: ignore[union-attr]
+        )
+
+
+def _title(message: str) -> str:
+    first = message.strip().split("\n", 1)[0]
+    return (first[:197] + "...") if len(first) > 200 else (first or "Issue")
+
+
+def _within_budget(ctx: AgentContext) -> tuple[list[FileChange], int]:
+    files: list[FileChange] = []
+    used = 0
+    for file in ctx.files:
+        size = len(ctx.request.text_of(file.path)) + sum(len(h.lines) * 40 for h in file.hunks)
+        if files and used + size > _PROMPT_BUDGET_CHARS:
+            continue
+        files.append(file)
+        used += size
+    return files, len(ctx.files) - len(files)
+
+
+def _apply_verdicts(
+    candidates: list[Finding], answer: ModelAnswer, notes: list[str]
+) -> list[Finding]:
+    """Keep confirmed candidates (adding the model as a source) and unmentioned ones; drop
+    candidates the model rejected, noting how many."""
+    verdicts = {v.candidate_id.strip().upper(): v for v in answer.candidates}
+    kept: list[Finding] = []
+    rejected = 0
+    for index, candidate in enumerate(candidates, start=1):
+        verdict = verdicts.get(f"C{index}")
+        if verdict is None:
+            kept.append(candidate)
+        elif verdict.confirmed:
+            sources = (*candidate.sources, "model")
+            kept.append(candidate.model_copy(update={"sources": sources}))
+        else:
+            rejected += 1
+    if rejected:
+        notes.append(f"model rejected {rejected} tool candidate(s) as false positives")
+    return kept

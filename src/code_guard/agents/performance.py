@@ -1,0 +1,31 @@
+"""The performance agent: ruff's PERF/ASYNC rules, AST checks for N+1 and blocking I/O."""
+
+from __future__ import annotations
+
+from code_guard.agents.base import Agent
+from code_guard.models import AgentName, Category
+from code_guard.tools.base import Tool
+from code_guard.tools.python_ast import PythonAstTool
+from code_guard.tools.ruff import PERFORMANCE_RULES, RuffTool
+
+
+class PerformanceAgent(Agent):
+    """Finds N+1 queries, blocking calls in async code, wasteful loops and leaks."""
+
+    name = AgentName.PERFORMANCE
+    focus = (
+        "performance: N+1 database queries (a query per loop iteration), blocking I/O inside "
+        "async functions or hot paths, inefficient loops and data structures (quadratic "
+        "membership tests, repeated work), and memory leaks (unbounded caches, listeners or "
+        "timers never removed)."
+    )
+    categories = (
+        Category.N_PLUS_ONE_QUERY,
+        Category.INEFFICIENT_LOOP,
+        Category.BLOCKING_IO,
+        Category.MEMORY_LEAK,
+    )
+
+    def tools(self) -> tuple[Tool, ...]:
+        """Ruff with the performance rules, and our AST checks."""
+        return (RuffTool(PERFORMANCE_RULES), PythonAstTool())

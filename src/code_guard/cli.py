@@ -1,0 +1,177 @@
+"""The command line: ``code-guard review`` and ``code-guard eval``.
+
+This is the one place that talks to the user about errors: every ``CodeGuardError`` becomes one
+line on stderr and exit code 2; no traceback reaches the user.
+
+Exit codes: 0 reviewed; 1 a finding at or above ``--fail-on`` (or the eval quality gate
+failed); 2 bad usage or bad input; 3 an internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from code_guard import __version__
+from code_guard.diff import Change, decode_diff, parse_diff
+from code_guard.engine import run_review
+from code_guard.errors import CodeGuardError, InputError
+from code_guard.llm import make_llm
+from code_guard.models import AgentState, AgentStatus, Severity
+from code_guard.options import ReviewOptions, build_options, load_config_file
+from code_guard.report import RENDERERS, OutputFormat
+from code_guard.request import ReviewRequest
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors raise instead of exiting, so ``main`` owns exit codes."""
+
+    def error(self, message: str) -> Any:
+        raise InputError(f"{self.prog}: {message}")
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags shared by review and eval: the model and offline mode."""
+    parser.add_argument("--model", help="litellm model name, e.g. gpt-4o-mini or ollama/qwen2.5")
+    parser.add_argument("--api-base", help="base URL of an OpenAI-compatible or local server")
+    parser.add_argument(
+        "--offline", action="store_true", help="never call a model: static analysis only"
+    )
+    parser.add_argument("--agents", help="comma-separated agents (default: all three)")
+    parser.add_argument("--min-confidence", type=float, help="drop findings below this (0-1)")
+    parser.add_argument("--config", type=Path, help="YAML file of review options")
+
+
+def options_from_args(args: argparse.Namespace, **extra: Any) -> ReviewOptions:
+    """Config file first, then flags given on the command line, then ``extra``."""
+    values: dict[str, Any] = load_config_file(args.config) if args.config else {}
+    for name in ("model", "api_base", "agents", "min_confidence"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    if args.offline:
+        values["offline"] = True
+    values.update(extra)
+    return build_options(values)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="code-guard", description="Review a diff the way a senior team would.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    review = commands.add_parser("review", help="review a unified diff")
+    review.add_argument("diff", help="diff file, or - for standard input")
+    review.add_argument("--root", type=Path, default=Path("."), help="checkout with new files")
+    review.add_argument(
+        "--format", choices=[f.value for f in OutputFormat], default=OutputFormat.TEXT.value
+    )
+    review.add_argument("--output", type=Path, help="write the report here instead of stdout")
+    review.add_argument(
+        "--fail-on", default="none", help="exit 1 on a finding at or above this severity"
+    )
+    review.add_argument("--paths-ignore", action="append", default=None, metavar="GLOB")
+    review.add_argument(
+        "--all-lines", action="store_true", help="also report findings on unchanged lines"
+    )
+    review.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_model_arguments(review)
+    _add_eval_commands(commands)
+    return parser
+
+
+def _add_eval_commands(commands: Any) -> None:
+    from code_guard.evaluation.command import add_eval_arguments
+
+    evaluate = commands.add_parser("eval", help="score the review against a labelled dataset")
+    add_eval_arguments(evaluate)
+
+
+def _read_diff(source: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read diff {source}: {exc.strerror}") from exc
+    return decode_diff(data)
+
+
+def _contents(change: Change, root: Path) -> dict[str, str]:
+    """New-file text from ``root`` where the file there matches the diff's added lines."""
+    contents: dict[str, str] = {}
+    for file in change.reviewable_files:
+        path = root / file.path
+        try:
+            text = decode_diff(path.read_bytes())
+        except OSError:
+            continue  # not on disk: the engine rebuilds it from the diff
+        lines = text.splitlines()
+        if all(0 < n <= len(lines) and lines[n - 1] == t for n, t in file.added.items()):
+            contents[file.path] = text
+        else:
+            _say(f"note: {file.path} under {root} does not match the diff; using the diff's text")
+    return contents
+
+
+def _say(message: str) -> None:
+    print(f"code-guard: {message}", file=sys.stderr)
+
+
+def _progress(status: AgentStatus) -> None:
+    reason = f": {status.reason}" if status.state is not AgentState.OK else ""
+    _say(f"{status.agent.value} agent {status.state.value} in {status.duration_ms} ms{reason}")
+
+
+def _review(args: argparse.Namespace) -> int:
+    try:
+        fail_on = None if args.fail_on.lower() == "none" else Severity.parse(args.fail_on)
+    except ValueError as exc:
+        raise InputError(f"--fail-on: {exc}") from exc
+    extra: dict[str, Any] = {"fail_on": fail_on}
+    if args.paths_ignore:
+        extra["paths_ignore"] = tuple(args.paths_ignore)
+    if args.all_lines:
+        extra["added_lines_only"] = False
+    options = options_from_args(args, **extra)
+    change = parse_diff(_read_diff(args.diff))
+    request = ReviewRequest(change=change, contents=_contents(change, args.root))
+    if not options.uses_model and not args.quiet:
+        _say(f"static analysis only: {options.static_only_reason}")
+    progress = None if args.quiet else _progress
+    review = asyncio.run(run_review(request, options, make_llm(options), progress=progress))
+    text = RENDERERS[OutputFormat(args.format)](review)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_FINDINGS if fail_on and review.at_or_above(fail_on) else EXIT_OK
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "review":
+        return _review(args)
+    from code_guard.evaluation.command import run_eval_command
+
+    return run_eval_command(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code."""
+    try:
+        args = _build_parser().parse_args(argv)
+        return _dispatch(args)
+    except CodeGuardError as exc:
+        _say(f"error: {exc}")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+    except Exception as exc:
+        if os.environ.get("CODE_GUARD_DEBUG"):
+            raise
+        _say(f"internal error: {exc!r} (set CODE_GUARD_DEBUG=1 for a traceback)")
+        return EXIT_INTERNAL

@@ -1,0 +1,232 @@
+"""A unified diff, parsed with unidiff into files, hunks and added lines with new-file numbers.
+
+Everything downstream (tools, prompts, anchoring, inline comments) speaks in new-file line
+numbers, so this module is the one place where a diff's text becomes numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchedFile, PatchSet
+
+from code_guard.errors import DiffError
+
+
+class FileStatus(StrEnum):
+    """What the change did to a file."""
+
+    ADDED = "added"
+    MODIFIED = "modified"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    BINARY = "binary"
+    MODE_ONLY = "mode_only"
+
+
+class LineKind(StrEnum):
+    """The kind of one line of a hunk."""
+
+    ADDED = "+"
+    REMOVED = "-"
+    CONTEXT = " "
+
+
+@dataclass(frozen=True, slots=True)
+class HunkLine:
+    """One line of a hunk with its numbers on either side (None where it has none)."""
+
+    kind: LineKind
+    text: str
+    old_number: int | None
+    new_number: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One ``@@`` block: where it sits on both sides, and its lines."""
+
+    old_start: int
+    old_length: int
+    new_start: int
+    new_length: int
+    section: str
+    lines: tuple[HunkLine, ...]
+
+    @property
+    def new_range(self) -> range:
+        """The new-file line numbers this hunk covers."""
+        return range(self.new_start, self.new_start + self.new_length)
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file of the diff: its paths, status, hunks and added lines."""
+
+    path: str
+    old_path: str | None
+    status: FileStatus
+    hunks: tuple[Hunk, ...] = ()
+    added: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def reviewable(self) -> bool:
+        """True when the file has new text to review (not deleted, binary or mode-only)."""
+        return self.status not in (FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY)
+
+    def is_added(self, line: int) -> bool:
+        """True when new-file ``line`` was added by the change."""
+        return line in self.added
+
+    def in_hunk(self, line: int) -> bool:
+        """True when new-file ``line`` lies inside a hunk, so GitHub accepts a comment on it."""
+        return any(line in h.new_range for h in self.hunks)
+
+    def new_lines(self) -> Iterator[tuple[int, str]]:
+        """Yield every new-side line the diff shows (context and added), with its number."""
+        for hunk in self.hunks:
+            for line in hunk.lines:
+                if line.new_number is not None:
+                    yield line.new_number, line.text
+
+    def rebuild(self) -> str:
+        """Rebuild the new file from the diff alone: shown lines in place, blanks between.
+
+        Used for files that are not on disk; line numbers stay exact, which is what tools and
+        anchoring need, even though unshown lines are empty.
+        """
+        shown = dict(self.new_lines())
+        if not shown:
+            return ""
+        return "\n".join(shown.get(n, "") for n in range(1, max(shown) + 1)) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A whole parsed diff."""
+
+    files: tuple[FileChange, ...]
+
+    def file(self, path: str) -> FileChange | None:
+        """Return the file changed at new path ``path``, if any."""
+        return next((f for f in self.files if f.path == path), None)
+
+    @property
+    def reviewable_files(self) -> tuple[FileChange, ...]:
+        """The files that have new text to review."""
+        return tuple(f for f in self.files if f.reviewable)
+
+
+def decode_diff(data: bytes) -> str:
+    """Decode diff bytes: UTF-8 when valid, else Latin-1, which maps every byte to a char.
+
+    Latin-1 keeps line structure and numbering intact for non-UTF-8 files, where replacing
+    bad bytes could hide the very text a finding quotes.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def parse_diff(text: str) -> Change:
+    """Parse unified diff text into a ``Change``, raising ``DiffError`` on malformed input."""
+    # CRLF diffs (from Windows checkouts) parse as LF; the carriage returns are not content.
+    normalized = text.replace("\r\n", "\n")
+    if not normalized.strip():
+        return Change(files=())
+    try:
+        patch = PatchSet(normalized)
+    except UnidiffParseError as exc:
+        raise DiffError(f"malformed diff: {exc}") from exc
+    if not patch and not _looks_like_header_only(normalized):
+        raise DiffError("input has no file changes; expected a unified diff (git diff output)")
+    return Change(files=tuple(_file_change(pf) for pf in patch))
+
+
+def _looks_like_header_only(text: str) -> bool:
+    return text.lstrip().startswith("diff --git ")
+
+
+def _status(pf: PatchedFile) -> FileStatus:
+    if pf.is_binary_file:
+        return FileStatus.BINARY
+    if pf.is_removed_file:
+        return FileStatus.DELETED
+    if pf.is_added_file:
+        return FileStatus.ADDED
+    if pf.is_rename:
+        return FileStatus.RENAMED
+    if not len(pf):
+        return FileStatus.MODE_ONLY
+    return FileStatus.MODIFIED
+
+
+def _file_change(pf: PatchedFile) -> FileChange:
+    status = _status(pf)
+    hunks = tuple(_hunk(h) for h in pf)
+    added = {
+        line.new_number: line.text
+        for hunk in hunks
+        for line in hunk.lines
+        if line.kind is LineKind.ADDED and line.new_number is not None
+    }
+    old_path = _strip_prefix(pf.source_file)
+    path = _strip_prefix(pf.target_file) if status is not FileStatus.DELETED else old_path
+    return FileChange(
+        path=path or pf.path,
+        old_path=old_path if old_path != path else None,
+        status=status,
+        hunks=hunks,
+        added=MappingProxyType(added),
+    )
+
+
+def _strip_prefix(name: str | None) -> str | None:
+    if name is None or name == "/dev/null":
+        return None
+    for prefix in ("a/", "b/"):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
+
+
+def _hunk(h: object) -> Hunk:
+    lines = []
+    for line in h:  # type: ignore[attr-defined]
+        if line.line_type not in ("+", "-", " "):
+            continue  # "\ No newline at end of file" is a marker, not a line
+        lines.append(
+            HunkLine(
+                kind=LineKind(line.line_type),
+                text=line.value.rstrip("\n").removesuffix("\r"),
+                old_number=line.source_line_no,
+                new_number=line.target_line_no,
+            )
+        )
+    return Hunk(
+        old_start=h.source_start,  # type: ignore[attr-defined]
+        old_length=h.source_length,  # type: ignore[attr-defined]
+        new_start=h.target_start,  # type: ignore[attr-defined]
+        new_length=h.target_length,  # type: ignore[attr-defined]
+        section=h.section_header or "",  # type: ignore[attr-defined]
+        lines=tuple(lines),
+    )
+
+
+def render_numbered(change: FileChange) -> str:
+    """Render a file's hunks with new-file numbers, for a model to cite lines by number.
+
+    Added lines read ``  12 + text``, context ``  12   text``, removed ``     - text``.
+    """
+    out = [f"### {change.path} ({change.status.value})"]
+    for hunk in change.hunks:
+        out.append(f"@@ -{hunk.old_start},{hunk.old_length} +{hunk.new_start},{hunk.new_length} @@")
+        for line in hunk.lines:
+            number = "" if line.new_number is None else str(line.new_number)
+            out.append(f"{number:>5} {line.kind.value} {line.text}")
+    return "\n".join(out)

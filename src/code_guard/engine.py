@@ -1,0 +1,103 @@
+"""The review pipeline: select files, run the agents concurrently, synthesize the review."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+
+import pathspec
+
+from code_guard.agents import AgentContext, agent_for
+from code_guard.diff import FileChange, FileStatus
+from code_guard.llm import LLMClient
+from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
+from code_guard.options import ReviewOptions
+from code_guard.request import ReviewRequest
+from code_guard.synthesizer import synthesize
+from code_guard.workspace import materialize, safe_relative
+
+__all__ = ["ReviewRequest", "run_review", "review_sync", "select_files"]
+
+Progress = Callable[[AgentStatus], None]
+
+_NOT_REVIEWED = {
+    FileStatus.BINARY: "binary file",
+    FileStatus.MODE_ONLY: "file mode change only",
+}
+
+
+def select_files(
+    files: Sequence[FileChange], paths_ignore: Sequence[str]
+) -> tuple[tuple[FileChange, ...], tuple[SkippedFile, ...]]:
+    """Split changed files into those to review and those skipped, each with its reason.
+
+    Deleted files are neither: there is no new text to review and nothing was left out.
+    """
+    ignore = pathspec.PathSpec.from_lines("gitwildmatch", paths_ignore)
+    keep: list[FileChange] = []
+    skipped: list[SkippedFile] = []
+    for file in files:
+        if file.status is FileStatus.DELETED:
+            continue
+        if file.status in _NOT_REVIEWED:
+            skipped.append(SkippedFile(path=file.path, reason=_NOT_REVIEWED[file.status]))
+        elif safe_relative(file.path) is None:
+            skipped.append(SkippedFile(path=file.path, reason="path escapes the repository"))
+        elif ignore.match_file(file.path):
+            skipped.append(SkippedFile(path=file.path, reason="matches paths-ignore"))
+        else:
+            keep.append(file)
+    return tuple(keep), tuple(skipped)
+
+
+async def run_review(
+    request: ReviewRequest,
+    options: ReviewOptions,
+    llm: LLMClient | None = None,
+    *,
+    progress: Progress | None = None,
+) -> Review:
+    """Review ``request``: every selected agent runs concurrently over the same workspace.
+
+    ``llm`` is ignored when ``options`` say the review is static-only (offline, or no model).
+    """
+    started = time.perf_counter()
+    files, skipped = select_files(request.change.files, options.paths_ignore)
+    model = llm if options.uses_model else None
+    static_reason = None if model is not None else options.static_only_reason
+    if options.uses_model and llm is None:
+        static_reason = "the model client could not be created"
+    with materialize(request, tuple(f.path for f in files)) as root:
+        ctx = AgentContext(request=request, files=files, workspace=root, options=options, llm=model)
+        reports = await asyncio.gather(
+            *(_run_agent(name, ctx, progress) for name in options.agents)
+        )
+    return synthesize(
+        reports,
+        min_confidence=options.min_confidence,
+        static_reason=static_reason,
+        files_reviewed=[f.path for f in files],
+        files_not_reviewed=skipped,
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )
+
+
+async def _run_agent(name: AgentName, ctx: AgentContext, progress: Progress | None) -> AgentReport:
+    try:
+        report = await agent_for(name).review(ctx)
+    except Exception as exc:  # noqa: BLE001 - a bug in one agent must not sink the others
+        status = AgentStatus(
+            agent=name, state=AgentState.FAILED, reason=f"internal error: {exc!r}"[:500]
+        )
+        report = AgentReport(status=status)
+    if progress is not None:
+        progress(report.status)
+    return report
+
+
+def review_sync(
+    request: ReviewRequest, options: ReviewOptions, llm: LLMClient | None = None
+) -> Review:
+    """Blocking wrapper around ``run_review`` for callers without an event loop."""
+    return asyncio.run(run_review(request, options, llm))

@@ -1,0 +1,119 @@
+"""The litellm transport of ``LLMClient``: any provider, or a local model server.
+
+litellm's exceptions are mapped here, where they occur, onto ``TransientModelError`` (retried)
+and ``PermanentModelError`` (not retried). litellm is imported lazily: it takes seconds to
+import, and a static-only review never needs it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from code_guard.errors import PermanentModelError, TransientModelError
+from code_guard.llm import Completion, LLMClient, LLMSettings, Message, Sleep
+from code_guard.models import Usage
+
+
+def _import_litellm() -> Any:
+    # Without this litellm downloads a model price list at import time; there is no network
+    # in CI and a reviewer must not phone home. It must be set before the first import.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    return litellm
+
+
+_TRANSIENT = (
+    "RateLimitError",
+    "APIConnectionError",
+    "Timeout",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
+)
+
+
+class LiteLLMClient(LLMClient):
+    """Calls ``litellm.acompletion``; ``extra`` is passed through (e.g. ``mock_response``)."""
+
+    def __init__(
+        self,
+        settings: LLMSettings,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        sleep: Sleep | None = None,
+    ) -> None:
+        if sleep is None:
+            super().__init__(settings)
+        else:
+            super().__init__(settings, sleep=sleep)
+        self._extra = dict(extra or {})
+        self._litellm = _import_litellm()
+
+    async def _send(
+        self, messages: Sequence[Message], response_format: dict[str, Any]
+    ) -> Completion:
+        litellm = self._litellm
+        kwargs: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": list(messages),
+            "response_format": response_format,
+            "temperature": self.settings.temperature,
+            "timeout": self.settings.timeout_s,
+            "max_tokens": self.settings.max_output_tokens,
+            "num_retries": 0,  # retries are ours, so Retry-After and backoff are honoured once
+        }
+        if self.settings.api_base:
+            kwargs["api_base"] = self.settings.api_base
+        kwargs.update(self._extra)
+        try:
+            response = await litellm.acompletion(**kwargs)
+        except Exception as exc:
+            raise _map_error(litellm, exc) from exc
+        choice = response.choices[0]
+        return Completion(
+            text=choice.message.content or "",
+            finish_reason=choice.finish_reason,
+            usage=self._usage(response),
+        )
+
+    def _usage(self, response: Any) -> Usage:
+        usage = getattr(response, "usage", None)
+        try:
+            cost = float(self._litellm.completion_cost(completion_response=response) or 0.0)
+        except Exception:  # noqa: BLE001 - an unknown price is not an error; report cost 0
+            cost = 0.0
+        return Usage(
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            cost_usd=cost,
+        )
+
+
+def _map_error(litellm: Any, exc: Exception) -> Exception:
+    name = type(exc).__name__
+    message = f"{name}: {str(exc)[:300]}"
+    transient = tuple(getattr(litellm, n) for n in _TRANSIENT if hasattr(litellm, n))
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, transient) or (isinstance(status, int) and status >= 500):
+        return TransientModelError(message, retry_after=_retry_after(exc))
+    return PermanentModelError(message)
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Read Retry-After (seconds) or retry-after-ms from the error's HTTP response."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    for key, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(key)
+        if value is None:
+            continue
+        try:
+            return float(value) * scale
+        except ValueError:
+            return None  # an HTTP date: fall back to our own backoff
+    return None

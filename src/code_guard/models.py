@@ -1,0 +1,236 @@
+"""The domain values of a review: severities, categories, findings and the review itself.
+
+Every value here is a frozen pydantic model with ``extra="forbid"``: they are built once, at
+the edge (a tool's output, a model's answer, a JSON file), and trusted everywhere after.
+Merging two findings returns a new finding; nothing here is mutated in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Frozen(BaseModel):
+    """Base of every domain value: immutable, and unknown fields are an error."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Severity(StrEnum):
+    """How bad a finding is, from ``critical`` down to ``info``."""
+
+    CRITICAL = "critical"
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Return 4 for critical down to 0 for info, so severities sort by weight."""
+        return _SEVERITY_RANK[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        """Parse a user-given severity name (case-insensitive), raising ``ValueError``."""
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            names = ", ".join(s.value for s in cls)
+            raise ValueError(f"unknown severity {text!r} (expected one of: {names})") from None
+
+
+_SEVERITY_RANK = {
+    Severity.CRITICAL: 4,
+    Severity.HIGH: 3,
+    Severity.MEDIUM: 2,
+    Severity.LOW: 1,
+    Severity.INFO: 0,
+}
+
+
+class Category(StrEnum):
+    """The fixed vocabulary every tool result and model finding is mapped to."""
+
+    SQL_INJECTION = "sql_injection"
+    COMMAND_INJECTION = "command_injection"
+    CODE_INJECTION = "code_injection"
+    PATH_TRAVERSAL = "path_traversal"
+    XSS = "xss"
+    SSRF = "ssrf"
+    INSECURE_DESERIALIZATION = "insecure_deserialization"
+    HARDCODED_SECRET = "hardcoded_secret"
+    WEAK_CRYPTO = "weak_crypto"
+    INSECURE_CONFIG = "insecure_config"
+    XXE = "xxe"
+    OPEN_REDIRECT = "open_redirect"
+    N_PLUS_ONE_QUERY = "n_plus_one_query"
+    INEFFICIENT_LOOP = "inefficient_loop"
+    BLOCKING_IO = "blocking_io"
+    MEMORY_LEAK = "memory_leak"
+    UNUSED_CODE = "unused_code"
+    NAMING = "naming"
+    COMPLEXITY = "complexity"
+    ERROR_HANDLING = "error_handling"
+    OTHER = "other"
+
+
+class AgentName(StrEnum):
+    """The three review agents."""
+
+    SECURITY = "security"
+    PERFORMANCE = "performance"
+    STYLE = "style"
+
+
+class Verdict(StrEnum):
+    """What the review recommends, in GitHub's review vocabulary."""
+
+    APPROVE = "approve"
+    COMMENT = "comment"
+    REQUEST_CHANGES = "request_changes"
+
+
+Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+LineNumber = Annotated[int, Field(ge=1)]
+
+
+class Finding(Frozen):
+    """One issue on one range of lines of the new version of a file."""
+
+    agent: AgentName
+    file_path: str = Field(min_length=1)
+    line_start: LineNumber
+    line_end: LineNumber
+    severity: Severity
+    category: Category
+    title: str = Field(min_length=1, max_length=200)
+    description: str = Field(max_length=4000)
+    suggested_fix: str | None = Field(default=None, max_length=4000)
+    cwe_id: str | None = Field(default=None, pattern=r"^CWE-\d+$")
+    confidence: Confidence
+    sources: tuple[str, ...] = Field(min_length=1)
+    # The text of the anchored line, stripped: it makes the fingerprint independent of the
+    # wording of the title and of the line number, so a finding survives edits above it.
+    anchor_text: str = ""
+    fingerprint: str = ""
+
+    @model_validator(mode="after")
+    def _derive(self) -> Finding:
+        if self.line_end < self.line_start:
+            raise ValueError("line_end must not be before line_start")
+        if not self.fingerprint:
+            object.__setattr__(self, "fingerprint", self.compute_fingerprint())
+        return self
+
+    def compute_fingerprint(self) -> str:
+        """Hash file, category and anchored text: stable across rewording and line moves."""
+        anchor = " ".join(self.anchor_text.split())
+        key = f"{self.file_path}\0{self.category.value}\0{anchor}"
+        if not anchor:
+            key += f"\0{self.line_start}"
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+    @property
+    def sort_key(self) -> tuple[int, float, str, int]:
+        """Rank by severity, then confidence (both descending), then place."""
+        return (-self.severity.rank, -self.confidence, self.file_path, self.line_start)
+
+    def merge(self, other: Finding) -> Finding:
+        """Return one finding standing for both: every source, highest severity and confidence."""
+        lead, rest = (self, other) if self.sort_key <= other.sort_key else (other, self)
+        sources = tuple(dict.fromkeys((*lead.sources, *rest.sources)))
+        return lead.model_copy(
+            update={
+                "line_start": min(self.line_start, other.line_start),
+                "line_end": max(self.line_end, other.line_end),
+                "confidence": max(self.confidence, other.confidence),
+                "sources": sources,
+                "suggested_fix": lead.suggested_fix or rest.suggested_fix,
+                "cwe_id": lead.cwe_id or rest.cwe_id,
+            }
+        )
+
+
+class Usage(Frozen):
+    """Tokens spent and their cost in US dollars (0 when the price is unknown)."""
+
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    cost_usd: float = Field(default=0.0, ge=0.0)
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+        )
+
+
+class AgentState(StrEnum):
+    """How an agent's run ended."""
+
+    OK = "ok"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class AgentStatus(Frozen):
+    """How one agent fared: state, the reason when not ok, and what it spent."""
+
+    agent: AgentName
+    state: AgentState
+    reason: str | None = None
+    tools: tuple[str, ...] = ()
+    model: str | None = None
+    usage: Usage = Usage()
+    duration_ms: int = Field(default=0, ge=0)
+    notes: tuple[str, ...] = ()
+
+
+class AgentReport(Frozen):
+    """What one agent returns: its findings and its status."""
+
+    status: AgentStatus
+    findings: tuple[Finding, ...] = ()
+
+
+class SkippedFile(Frozen):
+    """A changed file that was not reviewed, and why (binary, ignored, no patch...)."""
+
+    path: str
+    reason: str
+
+
+class Review(Frozen):
+    """The outcome of reviewing one change."""
+
+    findings: tuple[Finding, ...]
+    health_score: int = Field(ge=0, le=100)
+    verdict: Verdict
+    summary: str
+    agents: tuple[AgentStatus, ...]
+    usage: Usage = Usage()
+    duration_ms: int = Field(default=0, ge=0)
+    static_only: bool = True
+    static_only_reason: str | None = None
+    files_reviewed: tuple[str, ...] = ()
+    files_not_reviewed: tuple[SkippedFile, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """True when no agent failed, so an empty review really means clean."""
+        return all(a.state is not AgentState.FAILED for a in self.agents)
+
+    def at_or_above(self, threshold: Severity) -> tuple[Finding, ...]:
+        """Return the findings whose severity is at least ``threshold``."""
+        return tuple(f for f in self.findings if f.severity.rank >= threshold.rank)

@@ -1,0 +1,101 @@
+"""The frozen options of a review, parsed once from CLI flags, action inputs or a config file.
+
+Configuration flows down: the entrypoint builds one ``ReviewOptions`` and passes it to the
+constructors that need it; nothing reads settings from globals or the environment later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import Field, ValidationError, field_validator
+
+from code_guard.errors import ConfigError
+from code_guard.models import AgentName, Frozen, Severity
+
+ALL_AGENTS: tuple[AgentName, ...] = (AgentName.SECURITY, AgentName.PERFORMANCE, AgentName.STYLE)
+
+
+class ReviewOptions(Frozen):
+    """Everything that shapes one review. The defaults are the offline, static-only review."""
+
+    model: str | None = Field(default=None, description="litellm model name; None = offline")
+    api_base: str | None = Field(default=None, description="base URL of the model server")
+    offline: bool = Field(default=False, description="never call a model, even if one is set")
+    agents: tuple[AgentName, ...] = ALL_AGENTS
+    fail_on: Severity | None = Severity.HIGH
+    min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    paths_ignore: tuple[str, ...] = ()
+    added_lines_only: bool = Field(
+        default=True, description="report only findings on lines the change added"
+    )
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    timeout_s: float = Field(default=120.0, gt=0.0, description="timeout of one model call")
+    max_retries: int = Field(default=4, ge=0, le=10)
+    max_output_tokens: int = Field(default=4096, ge=256)
+    schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
+    context_lines: int = Field(default=20, ge=0, le=200)
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _parse_agents(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("fail_on", mode="before")
+    @classmethod
+    def _parse_fail_on(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            text = value.strip().lower()
+            return None if text in ("", "none", "never", "off") else text
+        return value
+
+    @property
+    def uses_model(self) -> bool:
+        """True when a model is configured and offline mode is off."""
+        return bool(self.model) and not self.offline
+
+    @property
+    def static_only_reason(self) -> str | None:
+        """Why this review runs without a model, or None when it uses one."""
+        if self.offline:
+            return "offline mode was requested (--offline)"
+        if not self.model:
+            return "no model is configured (set --model, or the action's `model` input)"
+        return None
+
+
+def build_options(values: Mapping[str, Any]) -> ReviewOptions:
+    """Validate a mapping of option values, raising ``ConfigError`` with one clear line."""
+    try:
+        return ReviewOptions.model_validate(dict(values))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "options"
+        raise ConfigError(f"invalid option {where}: {first['msg']}") from exc
+
+
+def load_config_file(path: Path) -> dict[str, Any]:
+    """Read a YAML config file (keys as in ``ReviewOptions``, hyphens allowed)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config file {path} is not valid YAML: {exc}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping of options")
+    known = set(ReviewOptions.model_fields)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        name = str(key).replace("-", "_")
+        if name not in known:
+            raise ConfigError(f"config file {path}: unknown option {key!r}")
+        out[name] = value
+    return out

@@ -1,0 +1,30 @@
+"""What a review looks at: the parsed change, the new files' text, and the PR's words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from code_guard.diff import Change
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRequest:
+    """One change to review.
+
+    ``contents`` maps new-file paths to their full text after the change; files missing from it
+    are rebuilt from the diff. ``title`` and ``body`` are the PR author's words: untrusted.
+    """
+
+    change: Change
+    contents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    title: str = ""
+    body: str = ""
+
+    def text_of(self, path: str) -> str:
+        """The new text of ``path``: given contents, else rebuilt from the diff."""
+        if path in self.contents:
+            return self.contents[path]
+        file = self.change.file(path)
+        return file.rebuild() if file else ""

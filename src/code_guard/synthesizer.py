@@ -1,0 +1,113 @@
+"""The synthesizer: merge agent reports into one ranked, deduplicated, scored ``Review``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from code_guard.models import (
+    AgentReport,
+    AgentState,
+    Finding,
+    Review,
+    Severity,
+    SkippedFile,
+    Usage,
+    Verdict,
+)
+
+# Findings closer than this (in lines) with the same file and category are one issue.
+MERGE_DISTANCE = 2
+_PENALTY = {
+    Severity.CRITICAL: 30.0,
+    Severity.HIGH: 15.0,
+    Severity.MEDIUM: 6.0,
+    Severity.LOW: 2.0,
+    Severity.INFO: 0.0,
+}
+_BLOCKING_CONFIDENCE = 0.5
+
+
+def deduplicate(findings: Iterable[Finding]) -> list[Finding]:
+    """Merge findings on the same file and category whose lines overlap or lie within
+    ``MERGE_DISTANCE`` lines; the merged finding lists every source."""
+    ordered = sorted(findings, key=lambda f: (f.file_path, f.category.value, f.line_start))
+    merged: list[Finding] = []
+    for finding in ordered:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and last.file_path == finding.file_path
+            and last.category is finding.category
+            and finding.line_start - last.line_end <= MERGE_DISTANCE
+        ):
+            merged[-1] = last.merge(finding)
+        else:
+            merged.append(finding)
+    return merged
+
+
+def health_score(findings: Sequence[Finding]) -> int:
+    """100 for a clean change, minus a penalty per finding weighted by confidence."""
+    penalty = sum(_PENALTY[f.severity] * (0.5 + 0.5 * f.confidence) for f in findings)
+    return max(0, round(100 - penalty))
+
+
+def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
+    """Request changes for a confident high or critical finding; approve only a complete,
+    clean review; comment otherwise."""
+    if any(
+        f.severity.rank >= Severity.HIGH.rank and f.confidence >= _BLOCKING_CONFIDENCE
+        for f in findings
+    ):
+        return Verdict.REQUEST_CHANGES
+    if findings or not complete:
+        return Verdict.COMMENT
+    return Verdict.APPROVE
+
+
+def summarize(
+    findings: Sequence[Finding], reports: Sequence[AgentReport], static_reason: str | None
+) -> str:
+    """One or two sentences: how many findings of which severity, and what was not run."""
+    counts = Counter(f.severity for f in findings)
+    if findings:
+        parts = [f"{counts[s]} {s.value}" for s in Severity if counts[s]]
+        text = f"{len(findings)} finding(s): {', '.join(parts)}."
+    else:
+        text = "No findings."
+    failed = [r.status.agent.value for r in reports if r.status.state is AgentState.FAILED]
+    if failed:
+        text += f" Incomplete: the {', '.join(failed)} agent(s) failed, see agent status."
+    if static_reason:
+        text += f" Static analysis only: {static_reason}."
+    return text
+
+
+def synthesize(
+    reports: Sequence[AgentReport],
+    *,
+    min_confidence: float = 0.0,
+    static_reason: str | None = None,
+    files_reviewed: Sequence[str] = (),
+    files_not_reviewed: Sequence[SkippedFile] = (),
+    duration_ms: int = 0,
+) -> Review:
+    """Combine the agents' reports into one ``Review``."""
+    pooled = [f for r in reports for f in r.findings if f.confidence >= min_confidence]
+    findings = sorted(deduplicate(pooled), key=lambda f: f.sort_key)
+    complete = all(r.status.state is not AgentState.FAILED for r in reports)
+    usage = sum((r.status.usage for r in reports), Usage())
+    return Review(
+        findings=tuple(findings),
+        health_score=health_score(findings),
+        verdict=verdict(findings, complete),
+        summary=summarize(findings, reports, static_reason),
+        agents=tuple(r.status for r in reports),
+        usage=usage,
+        duration_ms=duration_ms,
+        static_only=static_reason is not None,
+        static_only_reason=static_reason,
+        files_reviewed=tuple(files_reviewed),
+        files_not_reviewed=tuple(files_not_reviewed),
+    )

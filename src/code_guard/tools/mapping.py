@@ -1,0 +1,199 @@
+"""The one explicit table from tool rules to the category vocabulary.
+
+Every rule a tool can report is looked up here: by exact rule id, then by the longest listed
+prefix. A rule mapped to ``IGNORED`` is deliberately not reported (noise such as "imports
+subprocess"); a rule with no entry at all is still reported, as ``other``, so a new tool
+version can never make a finding vanish silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from code_guard.models import Category as C
+from code_guard.models import Severity as S
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """How one tool rule reads as a finding."""
+
+    category: C
+    severity: S
+    confidence: float
+    cwe: str | None = None
+
+
+IGNORED = None
+
+_HIGH, _MED, _LOW = 0.8, 0.6, 0.4
+
+BANDIT: dict[str, RuleInfo | None] = {
+    "B101": RuleInfo(C.OTHER, S.LOW, _LOW, "CWE-703"),
+    "B102": RuleInfo(C.CODE_INJECTION, S.HIGH, _HIGH, "CWE-78"),
+    "B103": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-732"),
+    "B104": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-605"),
+    "B105": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-259"),
+    "B106": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-259"),
+    "B107": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-259"),
+    "B108": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-377"),
+    "B110": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _HIGH, "CWE-703"),
+    "B112": RuleInfo(C.ERROR_HANDLING, S.LOW, _MED, "CWE-703"),
+    "B113": RuleInfo(C.OTHER, S.MEDIUM, _MED, "CWE-400"),
+    "B201": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-94"),
+    "B202": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "B301": RuleInfo(C.INSECURE_DESERIALIZATION, S.HIGH, _HIGH, "CWE-502"),
+    "B302": RuleInfo(C.INSECURE_DESERIALIZATION, S.HIGH, _HIGH, "CWE-502"),
+    "B303": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "B304": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _HIGH, "CWE-327"),
+    "B305": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "B306": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-377"),
+    "B307": RuleInfo(C.CODE_INJECTION, S.HIGH, _HIGH, "CWE-95"),
+    "B308": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "B310": RuleInfo(C.SSRF, S.MEDIUM, _LOW, "CWE-918"),
+    "B311": RuleInfo(C.WEAK_CRYPTO, S.LOW, _LOW, "CWE-330"),
+    "B312": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _MED, "CWE-319"),
+    "B313": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B314": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B315": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B316": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B317": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B318": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B319": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
+    "B320": RuleInfo(C.XXE, S.HIGH, _MED, "CWE-611"),
+    "B321": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _MED, "CWE-319"),
+    "B323": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-295"),
+    "B324": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    # Imports of a module are not findings: the call that misuses it is.
+    "B401": IGNORED,
+    "B402": IGNORED,
+    "B403": IGNORED,
+    "B404": IGNORED,
+    "B405": IGNORED,
+    "B406": IGNORED,
+    "B407": IGNORED,
+    "B408": IGNORED,
+    "B409": IGNORED,
+    "B410": IGNORED,
+    "B411": IGNORED,
+    "B412": IGNORED,
+    "B413": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _MED, "CWE-327"),
+    "B415": IGNORED,
+    "B501": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
+    "B502": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _HIGH, "CWE-327"),
+    "B503": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "B504": RuleInfo(C.WEAK_CRYPTO, S.LOW, _LOW, "CWE-327"),
+    "B505": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _HIGH, "CWE-326"),
+    "B506": RuleInfo(C.INSECURE_DESERIALIZATION, S.HIGH, _HIGH, "CWE-502"),
+    "B507": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _MED, "CWE-295"),
+    "B508": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-319"),
+    "B509": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-319"),
+    "B601": RuleInfo(C.COMMAND_INJECTION, S.MEDIUM, _MED, "CWE-78"),
+    "B602": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _HIGH, "CWE-78"),
+    # A list argv with no shell is the safe form; flagging it teaches people to ignore us.
+    "B603": IGNORED,
+    "B604": RuleInfo(C.COMMAND_INJECTION, S.MEDIUM, _MED, "CWE-78"),
+    "B605": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "B606": IGNORED,
+    "B607": IGNORED,
+    "B608": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "B609": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "B610": RuleInfo(C.SQL_INJECTION, S.MEDIUM, _MED, "CWE-89"),
+    "B611": RuleInfo(C.SQL_INJECTION, S.MEDIUM, _MED, "CWE-89"),
+    "B612": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-94"),
+    "B613": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-838"),
+    "B614": RuleInfo(C.INSECURE_DESERIALIZATION, S.HIGH, _MED, "CWE-502"),
+    "B615": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-494"),
+    "B701": RuleInfo(C.XSS, S.HIGH, _MED, "CWE-94"),
+    "B702": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-80"),
+    "B703": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-80"),
+    "B704": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+}
+
+# Ruff: the rules each agent selects, mapped by exact code or by prefix.
+RUFF: dict[str, RuleInfo | None] = {
+    # performance
+    "PERF": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
+    "PERF203": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _LOW),
+    "ASYNC": RuleInfo(C.BLOCKING_IO, S.MEDIUM, _HIGH),
+    "ASYNC100": RuleInfo(C.OTHER, S.LOW, _MED),
+    "ASYNC105": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
+    "ASYNC109": RuleInfo(C.OTHER, S.LOW, _MED),
+    "ASYNC110": RuleInfo(C.INEFFICIENT_LOOP, S.MEDIUM, _MED),
+    "ASYNC115": RuleInfo(C.OTHER, S.LOW, _MED),
+    "ASYNC116": RuleInfo(C.OTHER, S.LOW, _MED),
+    "B019": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
+    # style: unused code
+    "F401": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-1164"),
+    "F811": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-1164"),
+    "F841": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-563"),
+    # style: naming
+    "N8": RuleInfo(C.NAMING, S.INFO, _MED),
+    "E741": RuleInfo(C.NAMING, S.LOW, _MED),
+    "E742": RuleInfo(C.NAMING, S.LOW, _MED),
+    "E743": RuleInfo(C.NAMING, S.LOW, _MED),
+    # style: complexity
+    "C901": RuleInfo(C.COMPLEXITY, S.LOW, _MED),
+    "PLR09": RuleInfo(C.COMPLEXITY, S.LOW, _LOW),
+    # style: error handling
+    "E722": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _HIGH, "CWE-396"),
+    "BLE001": RuleInfo(C.ERROR_HANDLING, S.LOW, _MED, "CWE-396"),
+    "S110": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _HIGH, "CWE-703"),
+    "S112": RuleInfo(C.ERROR_HANDLING, S.LOW, _MED, "CWE-703"),
+    # style: everything else worth a word
+    "B006": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
+    "B023": RuleInfo(C.OTHER, S.MEDIUM, _MED),
+    "E711": RuleInfo(C.OTHER, S.LOW, _MED),
+    "E712": RuleInfo(C.OTHER, S.LOW, _MED),
+    "E721": RuleInfo(C.OTHER, S.LOW, _MED),
+}
+
+# detect-secrets plugin names. A private key or cloud token is critical; a "password = ..."
+# keyword match or a high-entropy string is only a suspicion.
+SECRETS: dict[str, RuleInfo | None] = {
+    "Private Key": RuleInfo(C.HARDCODED_SECRET, S.CRITICAL, _HIGH, "CWE-798"),
+    "AWS Access Key": RuleInfo(C.HARDCODED_SECRET, S.CRITICAL, _HIGH, "CWE-798"),
+    "Secret Keyword": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _LOW, "CWE-798"),
+    "Base64 High Entropy String": RuleInfo(C.HARDCODED_SECRET, S.MEDIUM, _LOW, "CWE-798"),
+    "Hex High Entropy String": RuleInfo(C.HARDCODED_SECRET, S.MEDIUM, _LOW, "CWE-798"),
+    "": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _HIGH, "CWE-798"),
+}
+
+# Our own AST checks (tools/python_ast.py).
+PYTHON_AST: dict[str, RuleInfo | None] = {
+    "n-plus-one": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, 0.7),
+    "blocking-in-async": RuleInfo(C.BLOCKING_IO, S.MEDIUM, 0.7),
+    "unbounded-cache": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, 0.5, "CWE-401"),
+    # Request data reaching a dangerous call in the same function (tools/python_taint.py).
+    "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
+    "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),
+    "taint-code_injection": RuleInfo(C.CODE_INJECTION, S.HIGH, 0.6, "CWE-95"),
+    "taint-path_traversal": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, 0.6, "CWE-22"),
+    "taint-ssrf": RuleInfo(C.SSRF, S.HIGH, 0.6, "CWE-918"),
+    "taint-open_redirect": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, 0.6, "CWE-601"),
+    "taint-xss": RuleInfo(C.XSS, S.MEDIUM, 0.5, "CWE-79"),
+}
+
+TABLES: dict[str, dict[str, RuleInfo | None]] = {
+    "bandit": BANDIT,
+    "ruff": RUFF,
+    "detect-secrets": SECRETS,
+    "python-ast": PYTHON_AST,
+    "python-taint": PYTHON_AST,
+}
+
+UNMAPPED = RuleInfo(C.OTHER, S.LOW, _LOW)
+
+
+def lookup(tool: str, rule: str) -> RuleInfo | None:
+    """Map ``rule`` of ``tool``: exact id, else the longest listed prefix, else ``UNMAPPED``.
+
+    Returns None only for rules the table deliberately ignores.
+    """
+    table = TABLES.get(tool, {})
+    if rule in table:
+        return table[rule]
+    prefixes = [key for key in table if key and rule.startswith(key)]
+    if prefixes:
+        return table[max(prefixes, key=len)]
+    return table.get("", UNMAPPED)

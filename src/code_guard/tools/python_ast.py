@@ -1,0 +1,212 @@
+"""Performance checks on Python's AST that linters lack: N+1 queries, blocking calls in
+``async def``, and module-level caches that only ever grow."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from code_guard.tools.base import Tool, ToolHit, is_python
+
+# Calls that hit the database: ORM managers and query builders, DB-API cursors.
+_QUERY_METHODS = frozenset(
+    {"get", "filter", "exclude", "all", "first", "last", "count", "exists", "create",
+     "get_or_create", "update_or_create", "aggregate", "values", "values_list", "filter_by",
+     "one", "one_or_none", "scalar", "scalars", "execute", "executemany", "fetchone",
+     "fetchall", "fetchmany", "query", "find", "find_one", "select"}
+)  # fmt: skip
+_QUERY_RECEIVERS = frozenset({"objects", "query", "session", "cursor", "cur", "db", "conn"})
+
+_BLOCKING_CALLS = frozenset(
+    {"time.sleep", "requests.get", "requests.post", "requests.put", "requests.patch",
+     "requests.delete", "requests.head", "requests.request", "urllib.request.urlopen",
+     "urlopen", "subprocess.run", "subprocess.call", "subprocess.check_call",
+     "subprocess.check_output", "subprocess.Popen", "os.system", "os.popen",
+     "socket.create_connection", "sqlite3.connect", "psycopg2.connect", "pymysql.connect",
+     "input", "open", "shutil.copyfile", "shutil.copy", "shutil.rmtree"}
+)  # fmt: skip
+_GROWING_METHODS = frozenset({"append", "add", "extend", "setdefault", "update", "insert"})
+_SHRINKING_METHODS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
+
+
+def dotted(node: ast.AST) -> str:
+    """Return ``a.b.c`` for a Name/Attribute chain ('' for anything else)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Call):
+        return dotted(node.func) + "()." + ".".join(reversed(parts)) if parts else ""
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+class PythonAstTool(Tool):
+    """In-process AST checks; a file that does not parse yields no hits (ruff reports it)."""
+
+    name = "python-ast"
+
+    def applies_to(self, path: str) -> bool:
+        """Python files only."""
+        return is_python(path)
+
+    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
+        """Parse each file and run every check."""
+        hits: list[ToolHit] = []
+        for path in paths:
+            source = (workspace / path).read_text(encoding="utf-8", errors="replace")
+            try:
+                tree = ast.parse(source)
+            except (SyntaxError, ValueError):
+                continue
+            hits.extend(self._hit(path, rule, node, msg) for rule, node, msg in _checks(tree))
+        return hits
+
+    def _hit(self, path: str, rule: str, node: ast.expr | ast.stmt, message: str) -> ToolHit:
+        end = getattr(node, "end_lineno", None) or node.lineno
+        return ToolHit(self.name, rule, path, node.lineno, end, message)
+
+
+def _checks(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+    yield from _n_plus_one(tree)
+    yield from _blocking_in_async(tree)
+    yield from _unbounded_caches(tree)
+
+
+def _is_query_call(call: ast.Call) -> bool:
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in _QUERY_METHODS:
+        return False
+    chain = dotted(call.func.value).replace("()", "").split(".")
+    return any(part in _QUERY_RECEIVERS for part in chain)
+
+
+def _loop_bodies(tree: ast.AST) -> Iterator[ast.AST]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While):
+            yield from node.body
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+            yield node.elt
+        elif isinstance(node, ast.DictComp):
+            yield node.value
+
+
+def _n_plus_one(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+    seen: set[int] = set()
+    for body in _loop_bodies(tree):
+        for node in ast.walk(body):
+            if isinstance(node, ast.Call) and _is_query_call(node) and id(node) not in seen:
+                # Nested loops walk the same call twice; report it once, at the innermost.
+                seen.add(id(node))
+                yield (
+                    "n-plus-one",
+                    node,
+                    f"Database query `{dotted(node.func)}(...)` runs once per loop iteration "
+                    "(N+1 queries); fetch in bulk before the loop (select_related, "
+                    "prefetch_related, a join or an IN query).",
+                )
+
+
+def _blocking_in_async(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.AsyncFunctionDef):
+            continue
+        awaited = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Await)}
+        for node in _own_nodes(func):
+            if not isinstance(node, ast.Call) or id(node) in awaited:
+                continue
+            name = dotted(node.func)
+            if name in _BLOCKING_CALLS or (_is_query_call(node) and ".objects." in f".{name}"):
+                yield (
+                    "blocking-in-async",
+                    node,
+                    f"`{name}(...)` blocks the event loop inside `async def {func.name}`; "
+                    "use an async client or `await asyncio.to_thread(...)`.",
+                )
+
+
+def _own_nodes(func: ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """Walk a function's body without entering nested function definitions."""
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        )
+
+
+def _unbounded_caches(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+    containers = {
+        target.id: stmt
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign) and _is_empty_container(stmt.value)
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    }
+    if not containers:
+        return
+    grown: dict[str, ast.stmt | ast.expr] = {}
+    shrunk: set[str] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            name, grows = _mutation(node)
+            if name in containers:
+                if grows:
+                    grown.setdefault(name, node)  # type: ignore[arg-type]
+                else:
+                    shrunk.add(name)
+    for name, node in grown.items():
+        if name not in shrunk:
+            yield (
+                "unbounded-cache",
+                node,
+                f"Module-level `{name}` grows on every call and is never evicted: memory "
+                "grows without bound in a long-running process; bound it (LRU, TTL) or scope it.",
+            )
+
+
+def _is_empty_container(value: ast.expr) -> bool:
+    if isinstance(value, ast.Dict | ast.List | ast.Set):
+        return not getattr(value, "keys", None) and not getattr(value, "elts", None)
+    return (
+        isinstance(value, ast.Call)
+        and dotted(value.func)
+        in (
+            "dict",
+            "list",
+            "set",
+            "collections.defaultdict",
+            "defaultdict",
+            "collections.OrderedDict",
+            "OrderedDict",
+        )
+        and not value.args[1:]
+    )
+
+
+def _mutation(node: ast.AST) -> tuple[str, bool]:
+    """Return (container name, grows?) for a mutation of a plain name, else ('', False)."""
+    if isinstance(node, ast.Assign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                return target.value.id, True
+    if isinstance(node, ast.Delete):
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                return target.value.id, False
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        receiver = node.func.value
+        if isinstance(receiver, ast.Name):
+            if node.func.attr in _GROWING_METHODS:
+                return receiver.id, True
+            if node.func.attr in _SHRINKING_METHODS:
+                return receiver.id, False
+    return "", False

@@ -1,0 +1,75 @@
+"""Ruff, run with an explicit rule selection per agent and JSON output."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from ruff.__main__ import find_ruff_bin
+
+from code_guard.errors import ToolError
+from code_guard.tools.base import Tool, ToolHit, is_python, run_process
+
+PERFORMANCE_RULES = ("PERF", "ASYNC", "B019")
+STYLE_RULES = (
+    "F401", "F811", "F841",
+    "N801", "N802", "N803", "N806", "N815", "N816", "E741", "E742", "E743",
+    "C901", "PLR0911", "PLR0912", "PLR0913", "PLR0915",
+    "E722", "BLE001", "S110", "S112",
+    "B006", "B023", "E711", "E712", "E721",
+)  # fmt: skip
+
+
+class RuffTool(Tool):
+    """Runs ruff in isolation from any project config, so results do not depend on the repo."""
+
+    name = "ruff"
+
+    def __init__(self, select: Sequence[str], max_complexity: int = 10) -> None:
+        self.select = tuple(select)
+        self.max_complexity = max_complexity
+
+    def applies_to(self, path: str) -> bool:
+        """Ruff reads Python only."""
+        return is_python(path)
+
+    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
+        """Run ruff over ``paths`` and parse its JSON diagnostics."""
+        if not paths:
+            return []
+        args = [
+            find_ruff_bin(),
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--output-format=json",
+            "--exit-zero",
+            f"--select={','.join(self.select)}",
+            "--config",
+            f"lint.mccabe.max-complexity = {self.max_complexity}",
+            "--",
+            *paths,
+        ]
+        out = run_process(args, cwd=workspace)
+        try:
+            diagnostics = json.loads(out)
+        except json.JSONDecodeError as exc:
+            raise ToolError(f"ruff printed something that is not JSON: {out[:200]!r}") from exc
+        return [_hit(d, workspace) for d in diagnostics if d.get("code")]
+
+
+def _hit(diag: dict[str, object], workspace: Path) -> ToolHit:
+    location = diag["location"]
+    end = diag.get("end_location") or location
+    assert isinstance(location, dict) and isinstance(end, dict)
+    path = Path(str(diag["filename"]))
+    rel = path.relative_to(workspace.resolve()) if path.is_absolute() else path
+    return ToolHit(
+        tool="ruff",
+        rule=str(diag["code"]),
+        file_path=rel.as_posix(),
+        line=int(location["row"]),
+        end_line=max(int(end["row"]), int(location["row"])),
+        message=str(diag["message"]),
+    )
