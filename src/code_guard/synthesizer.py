@@ -28,20 +28,28 @@ _PENALTY = {
 _BLOCKING_CONFIDENCE = 0.5
 
 
+def same_issue(a: Finding, b: Finding) -> bool:
+    """True when ``a`` and ``b`` (with ``a`` starting first) describe one issue.
+
+    Same file and category, lines overlapping or within ``MERGE_DISTANCE``. Two results of the
+    same tool rule on different lines are two issues (two unused imports on adjacent lines),
+    so findings that share a source merge only when they start on the same line.
+    """
+    if a.file_path != b.file_path or a.category is not b.category:
+        return False
+    if b.line_start - a.line_end > MERGE_DISTANCE:
+        return False
+    return a.line_start == b.line_start or not set(a.sources) & set(b.sources)
+
+
 def deduplicate(findings: Iterable[Finding]) -> list[Finding]:
-    """Merge findings on the same file and category whose lines overlap or lie within
-    ``MERGE_DISTANCE`` lines; the merged finding lists every source."""
+    """Merge findings that describe the same issue (see ``same_issue``); the merged finding
+    lists every source, with the highest severity and confidence."""
     ordered = sorted(findings, key=lambda f: (f.file_path, f.category.value, f.line_start))
     merged: list[Finding] = []
     for finding in ordered:
-        last = merged[-1] if merged else None
-        if (
-            last is not None
-            and last.file_path == finding.file_path
-            and last.category is finding.category
-            and finding.line_start - last.line_end <= MERGE_DISTANCE
-        ):
-            merged[-1] = last.merge(finding)
+        if merged and same_issue(merged[-1], finding):
+            merged[-1] = merged[-1].merge(finding)
         else:
             merged.append(finding)
     return merged

@@ -123,6 +123,8 @@ class Agent(ABC):
             return None
         lines = ctx.request.text_of(hit.file_path).splitlines()
         anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
+        if not self.keep(hit, anchor):
+            return None
         return Finding(
             agent=self.name,
             file_path=hit.file_path,
@@ -137,6 +139,10 @@ class Agent(ABC):
             sources=(f"{hit.tool}:{hit.rule}",),
             anchor_text=anchor.strip(),
         )
+
+    def keep(self, hit: ToolHit, line: str) -> bool:
+        """Whether a mapped tool hit on ``line`` is worth reporting; agents refine this."""
+        return True
 
     async def _model_pass(
         self, ctx: AgentContext, llm: LLMClient, candidates: list[Finding]

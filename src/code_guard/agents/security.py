@@ -5,7 +5,9 @@ from __future__ import annotations
 from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
 from code_guard.tools.bandit import BanditTool
-from code_guard.tools.base import Tool
+from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.mapping import lookup
+from code_guard.tools.placeholders import is_placeholder_value, is_test_path
 from code_guard.tools.python_taint import PythonTaintTool
 from code_guard.tools.secrets import SecretsTool
 
@@ -38,3 +40,26 @@ class SecurityAgent(Agent):
     def tools(self) -> tuple[Tool, ...]:
         """Bandit for Python, secrets for every file, taint checks for Python handlers."""
         return (BanditTool(), SecretsTool(), PythonTaintTool())
+
+    def keep(self, hit: ToolHit, line: str) -> bool:
+        """Drop asserts in tests, and name- or entropy-based secret guesses in tests or on
+        placeholder values.
+
+        Detectors of a specific token format (cloud keys, private keys) are always kept:
+        a real token committed in a test leaks just the same.
+        """
+        if hit.rule == "B101":
+            return not is_test_path(hit.file_path)
+        info = lookup(hit.tool, hit.rule)
+        if info is None or info.category is not Category.HARDCODED_SECRET:
+            return True
+        if hit.tool == "detect-secrets" and hit.rule not in _GUESSING_DETECTORS:
+            return True
+        # In tests, a secret-looking name holds a fixture, not a credential.
+        return not is_test_path(hit.file_path) and not is_placeholder_value(line)
+
+
+# Secret detectors that guess from a variable's name or a string's entropy, not a token format.
+_GUESSING_DETECTORS = frozenset(
+    {"Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String"}
+)

@@ -77,7 +77,7 @@ BANDIT: dict[str, RuleInfo | None] = {
     "B410": IGNORED,
     "B411": IGNORED,
     "B412": IGNORED,
-    "B413": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _MED, "CWE-327"),
+    "B413": IGNORED,
     "B415": IGNORED,
     "B501": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
     "B502": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _HIGH, "CWE-327"),
@@ -112,6 +112,9 @@ BANDIT: dict[str, RuleInfo | None] = {
 
 # Ruff: the rules each agent selects, mapped by exact code or by prefix.
 RUFF: dict[str, RuleInfo | None] = {
+    # A file the parser rejects is not a finding: rebuilt-from-diff files lack context, and
+    # a real syntax error fails the project's own build long before review.
+    "invalid-syntax": IGNORED,
     # performance
     "PERF": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
     "PERF203": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _LOW),
@@ -123,6 +126,8 @@ RUFF: dict[str, RuleInfo | None] = {
     "ASYNC115": RuleInfo(C.OTHER, S.LOW, _MED),
     "ASYNC116": RuleInfo(C.OTHER, S.LOW, _MED),
     "B019": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
+    # A file opened without a context manager leaks its handle when an exception escapes.
+    "SIM115": RuleInfo(C.MEMORY_LEAK, S.LOW, _MED, "CWE-775"),
     # style: unused code
     "F401": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-1164"),
     "F811": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-1164"),
@@ -140,6 +145,7 @@ RUFF: dict[str, RuleInfo | None] = {
     "BLE001": RuleInfo(C.ERROR_HANDLING, S.LOW, _MED, "CWE-396"),
     "S110": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _HIGH, "CWE-703"),
     "S112": RuleInfo(C.ERROR_HANDLING, S.LOW, _MED, "CWE-703"),
+    "B012": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _HIGH, "CWE-584"),
     # style: everything else worth a word
     "B006": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
     "B023": RuleInfo(C.OTHER, S.MEDIUM, _MED),

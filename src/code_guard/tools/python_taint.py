@@ -33,6 +33,8 @@ _SANITIZERS = frozenset(
      "urllib.parse.quote", "uuid.UUID", "UUID", "url_for"}
 )  # fmt: skip
 
+_SANITIZER_WORDS = ("safe", "sanitiz", "sanitis", "escape", "validate", "clean", "allowed")
+
 # Sink call name (exact or final attribute) -> category, and whether only `shell=True` counts.
 _SINKS: dict[str, str] = {
     "execute": "sql_injection", "executemany": "sql_injection", "raw": "sql_injection",
@@ -45,7 +47,8 @@ _SINKS: dict[str, str] = {
     "httpx.get": "ssrf", "httpx.post": "ssrf", "urlopen": "ssrf", "urllib.request.urlopen": "ssrf",
     "redirect": "open_redirect", "RedirectResponse": "open_redirect",
     "HttpResponseRedirect": "open_redirect",
-    "render_template_string": "xss", "Markup": "xss", "mark_safe": "xss",
+    # User input as a Jinja template is server-side template injection: code runs.
+    "render_template_string": "code_injection", "Markup": "xss", "mark_safe": "xss",
     "make_response": "xss", "HttpResponse": "xss", "HTMLResponse": "xss",
 }  # fmt: skip
 _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
@@ -110,9 +113,16 @@ def _is_source(node: ast.AST) -> bool:
     return False
 
 
+def is_sanitizer(call: ast.Call) -> bool:
+    """Known sanitisers, and project helpers whose names say they sanitise (``_safe_join``)."""
+    name = dotted(call.func)
+    last = name.rsplit(".", 1)[-1].lower()
+    return name in _SANITIZERS or any(word in last for word in _SANITIZER_WORDS)
+
+
 def tainted(node: ast.AST, names: set[str]) -> bool:
     """True when ``node`` reads request data or a tainted name, outside any sanitiser."""
-    if isinstance(node, ast.Call) and dotted(node.func) in _SANITIZERS:
+    if isinstance(node, ast.Call) and is_sanitizer(node):
         return False
     if _is_source(node) or (isinstance(node, ast.Name) and node.id in names):
         return True

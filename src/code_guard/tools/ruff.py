@@ -11,12 +11,12 @@ from ruff.__main__ import find_ruff_bin
 from code_guard.errors import ToolError
 from code_guard.tools.base import Tool, ToolHit, is_python, run_process
 
-PERFORMANCE_RULES = ("PERF", "ASYNC", "B019")
+PERFORMANCE_RULES = ("PERF", "ASYNC", "B019", "SIM115")
 STYLE_RULES = (
     "F401", "F811", "F841",
-    "N801", "N802", "N803", "N806", "N815", "N816", "E741", "E742", "E743",
+    "N8", "E741", "E742", "E743",
     "C901", "PLR0911", "PLR0912", "PLR0913", "PLR0915",
-    "E722", "BLE001", "S110", "S112",
+    "E722", "BLE001", "S110", "S112", "B012",
     "B006", "B023", "E711", "E712", "E721",
 )  # fmt: skip
 
