@@ -34,7 +34,7 @@ def select_files(
 
     Deleted files are neither: there is no new text to review and nothing was left out.
     """
-    ignore = pathspec.PathSpec.from_lines("gitwildmatch", paths_ignore)
+    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
     keep: list[FileChange] = []
     skipped: list[SkippedFile] = []
     for file in files:

@@ -7,6 +7,7 @@ from code_guard.models import AgentName, Category
 from code_guard.tools.base import Tool
 from code_guard.tools.python_ast import PythonAstTool
 from code_guard.tools.ruff import PERFORMANCE_RULES, RuffTool
+from code_guard.tools.semgrep import SemgrepTool
 
 
 class PerformanceAgent(Agent):
@@ -27,5 +28,5 @@ class PerformanceAgent(Agent):
     )
 
     def tools(self) -> tuple[Tool, ...]:
-        """Ruff with the performance rules, and our AST checks."""
-        return (RuffTool(PERFORMANCE_RULES), PythonAstTool())
+        """Ruff's performance rules and our AST checks for Python, semgrep rules for JS/TS/Go."""
+        return (RuffTool(PERFORMANCE_RULES), PythonAstTool(), SemgrepTool(self.categories))

@@ -10,6 +10,7 @@ from code_guard.tools.mapping import lookup
 from code_guard.tools.placeholders import is_placeholder_value, is_test_path
 from code_guard.tools.python_taint import PythonTaintTool
 from code_guard.tools.secrets import SecretsTool
+from code_guard.tools.semgrep import SemgrepTool
 
 
 class SecurityAgent(Agent):
@@ -38,8 +39,8 @@ class SecurityAgent(Agent):
     )
 
     def tools(self) -> tuple[Tool, ...]:
-        """Bandit for Python, secrets for every file, taint checks for Python handlers."""
-        return (BanditTool(), SecretsTool(), PythonTaintTool())
+        """Bandit and taint checks for Python, semgrep rules for JS/TS/Go, secrets for all."""
+        return (BanditTool(), SecretsTool(), PythonTaintTool(), SemgrepTool(self.categories))
 
     def keep(self, hit: ToolHit, line: str) -> bool:
         """Drop asserts in tests, and name- or entropy-based secret guesses in tests or on

@@ -6,6 +6,7 @@ from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
 from code_guard.tools.base import Tool
 from code_guard.tools.ruff import STYLE_RULES, RuffTool
+from code_guard.tools.semgrep import SemgrepTool
 
 
 class StyleAgent(Agent):
@@ -27,5 +28,5 @@ class StyleAgent(Agent):
     )
 
     def tools(self) -> tuple[Tool, ...]:
-        """Ruff with the style rules."""
-        return (RuffTool(STYLE_RULES),)
+        """Ruff's style rules for Python, semgrep rules for JS/TS/Go."""
+        return (RuffTool(STYLE_RULES), SemgrepTool(self.categories))

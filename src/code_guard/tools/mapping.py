@@ -180,12 +180,53 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "taint-xss": RuleInfo(C.XSS, S.MEDIUM, 0.5, "CWE-79"),
 }
 
+# Our semgrep rules for JavaScript/TypeScript and Go (tools/rules/*.yml).
+SEMGREP: dict[str, RuleInfo | None] = {
+    "js-sql-injection-string-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "js-command-injection-exec": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "js-code-injection-eval": RuleInfo(C.CODE_INJECTION, S.HIGH, _MED, "CWE-95"),
+    "js-path-traversal-request-path": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "js-xss-html-from-input": RuleInfo(C.XSS, S.HIGH, _MED, "CWE-79"),
+    "js-xss-raw-html-sink": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "js-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
+    "js-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "js-insecure-deserialization-unserialize": RuleInfo(
+        C.INSECURE_DESERIALIZATION, S.CRITICAL, _HIGH, "CWE-502"
+    ),
+    "js-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "js-weak-crypto-math-random-token": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    "js-weak-crypto-math-random-secret-var": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    "js-insecure-config-tls": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
+    "js-insecure-config-cookie": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-614"),
+    "js-insecure-config-cors": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-942"),
+    "js-xxe-external-entities": RuleInfo(C.XXE, S.HIGH, _HIGH, "CWE-611"),
+    "js-error-handling-empty-catch": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _MED, "CWE-390"),
+    "js-memory-leak-listener-without-cleanup": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
+    "js-memory-leak-per-request-listener": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _LOW, "CWE-401"),
+    "js-n-plus-one-await-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
+    "go-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "go-command-injection-shell": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "go-path-traversal-request-path": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "go-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
+    "go-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "go-xss-unescaped-html": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "go-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "go-insecure-config-tls": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
+    "go-error-handling-discarded": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _MED, "CWE-391"),
+    "go-memory-leak-ticker-not-stopped": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
+    "go-memory-leak-defer-in-loop": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-772"),
+    "go-inefficient-loop-regexp-compile": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _HIGH),
+    "go-n-plus-one-query-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
+    "go-naming-underscore": RuleInfo(C.NAMING, S.INFO, _MED),
+}
+
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
     "bandit": BANDIT,
     "ruff": RUFF,
     "detect-secrets": SECRETS,
     "python-ast": PYTHON_AST,
     "python-taint": PYTHON_AST,
+    "semgrep": SEMGREP,
 }
 
 UNMAPPED = RuleInfo(C.OTHER, S.LOW, _LOW)

@@ -1,0 +1,115 @@
+"""Run an eval of a dataset directory end to end, for the command line and the GitHub Action.
+
+``run_dataset`` reviews and scores the cases and returns the run; ``run_eval_for_action``
+also writes ``results.json`` and returns the figures the action reports, with the verdict of
+the ``min-f1`` quality gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from code_guard.errors import DatasetError
+from code_guard.evaluation.dataset import Shard
+from code_guard.evaluation.matching import DEFAULT_TOLERANCE
+from code_guard.evaluation.metrics import gate_failure
+from code_guard.evaluation.report import render_markdown
+from code_guard.evaluation.results import load_results, save_results
+from code_guard.evaluation.runner import ProgressFn, evaluate, pipeline_reviewer
+from code_guard.evaluation.schema import EvalResults
+from code_guard.llm import make_llm
+from code_guard.options import ReviewOptions
+
+# src/code_guard/evaluation/entry.py -> the repository root, when running from a checkout.
+BUNDLED_DATASET = Path(__file__).resolve().parents[3] / "dataset"
+
+
+def bundled_dataset(path: Path = BUNDLED_DATASET) -> Path:
+    """The dataset shipped in the repository, or ``DatasetError`` when not in a checkout.
+
+    An installed package (``pip install .``) has no dataset next to it: pass ``--dataset``.
+    """
+    if path.is_dir():
+        return path
+    raise DatasetError(
+        f"no bundled dataset at {path} (not running from a checkout?): pass --dataset DIR"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EvalOutcome:
+    """The figures the GitHub Action reports: micro P/R/F1, latency, gate verdict, report.
+
+    Latencies are None when no case was scored; ``failure`` says why the gate failed.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    latency_p50_ms: float | None
+    latency_p95_ms: float | None
+    passed: bool
+    markdown: str
+    errors: int
+    failure: str | None = None
+
+
+def run_eval_for_action(
+    *,
+    dataset: Path | None,
+    options: ReviewOptions,
+    jobs: int,
+    min_f1: float | None,
+    baseline: Path | None,
+    output: Path,
+    tolerance: int = DEFAULT_TOLERANCE,
+    on_result: ProgressFn | None = None,
+) -> EvalOutcome:
+    """Run an eval for the GitHub Action: write ``output`` and return the outcome.
+
+    Raises ``CodeGuardError`` subclasses on bad input, like the command line.
+    """
+    old = load_results(baseline) if baseline else None
+    results = run_dataset(dataset, options, jobs=jobs, tolerance=tolerance, on_result=on_result)
+    save_results(results, output)
+    summary = results.summary
+    failure = gate_failure(summary, min_f1)
+    return EvalOutcome(
+        precision=summary.micro.precision,
+        recall=summary.micro.recall,
+        f1=summary.micro.f1,
+        latency_p50_ms=summary.latency.p50_ms if summary.latency else None,
+        latency_p95_ms=summary.latency.p95_ms if summary.latency else None,
+        passed=failure is None,
+        markdown=render_markdown(results, old),
+        errors=summary.errors,
+        failure=failure,
+    )
+
+
+def run_dataset(
+    dataset: Path | None,
+    options: ReviewOptions,
+    *,
+    jobs: int = 1,
+    shard: Shard | None = None,
+    tolerance: int = DEFAULT_TOLERANCE,
+    on_result: ProgressFn | None = None,
+) -> EvalResults:
+    """Review and score every case of ``dataset`` (default: the bundled one) with the pipeline.
+
+    Blocking: it runs its own event loop, so call it from synchronous code.
+    """
+    review = pipeline_reviewer(options, make_llm(options))
+    run = evaluate(
+        dataset or bundled_dataset(),
+        review,
+        options=options,
+        tolerance=tolerance,
+        jobs=jobs,
+        shard=shard,
+        on_result=on_result,
+    )
+    return asyncio.run(run)

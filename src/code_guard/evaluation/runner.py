@@ -1,0 +1,150 @@
+"""Review each case of a dataset with the real pipeline, concurrently, and score it.
+
+A case goes through what a pull request goes through: its diff is parsed with
+``code_guard.diff.parse_diff``, its ``file_contents`` are the files after the change, and
+``engine.run_review`` reviews it. The review function is injected, so tests can pass a fake
+reviewer and check the runner without depending on detection quality.
+
+A case that cannot be scored (malformed file, bad diff, failed review, an agent that failed)
+becomes a result with ``error`` set; the run goes on with the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from code_guard.diff import parse_diff
+from code_guard.engine import ReviewRequest, run_review
+from code_guard.errors import CodeGuardError, ConfigError
+from code_guard.evaluation.dataset import CaseError, Shard, list_case_files, load_case
+from code_guard.evaluation.metrics import score_case, summarize
+from code_guard.evaluation.schema import STATIC_ONLY, CaseResult, EvalResults, RunMetadata
+from code_guard.llm import LLMClient
+from code_guard.models import AgentState, Review
+from code_guard.options import ReviewOptions
+
+ReviewFn = Callable[[ReviewRequest], Awaitable[Review]]
+ProgressFn = Callable[[int, int, CaseResult], None]
+Clock = Callable[[], float]
+
+
+def pipeline_reviewer(options: ReviewOptions, llm: LLMClient | None) -> ReviewFn:
+    """Return the production review function, bound to ``options`` and ``llm``."""
+
+    async def review(request: ReviewRequest) -> Review:
+        return await run_review(request, options, llm)
+
+    return review
+
+
+def mode_of(options: ReviewOptions) -> tuple[str, str | None]:
+    """Return the review mode for run metadata: the model name or ``static-only``, and why."""
+    if options.uses_model and options.model:
+        return options.model, None
+    return STATIC_ONLY, options.static_only_reason
+
+
+async def evaluate(
+    dataset: Path,
+    review: ReviewFn,
+    *,
+    options: ReviewOptions,
+    tolerance: int,
+    jobs: int = 1,
+    shard: Shard | None = None,
+    on_result: ProgressFn | None = None,
+    clock: Clock = time.perf_counter,
+) -> EvalResults:
+    """Review every case of ``dataset`` (or of one shard of it) and return the scored run.
+
+    Raises ``DatasetError`` when the dataset cannot be listed; malformed cases are results.
+    """
+    files = list_case_files(dataset)
+    selected = shard.select(files) if shard else files
+    cases = await review_cases(
+        selected, review, tolerance=tolerance, jobs=jobs, on_result=on_result, clock=clock
+    )
+    model, reason = mode_of(options)
+    metadata = RunMetadata(
+        tolerance=tolerance,
+        model=model,
+        static_only_reason=reason,
+        dataset=str(dataset),
+        dataset_cases=len(files),
+        shard=str(shard) if shard else None,
+    )
+    return EvalResults(metadata=metadata, summary=summarize(cases), cases=cases)
+
+
+async def review_cases(
+    files: Sequence[Path],
+    review: ReviewFn,
+    *,
+    tolerance: int,
+    jobs: int = 1,
+    on_result: ProgressFn | None = None,
+    clock: Clock = time.perf_counter,
+) -> tuple[CaseResult, ...]:
+    """Review ``files`` with at most ``jobs`` reviews at once; results keep the files' order.
+
+    ``on_result(done, total, result)`` is called as each case finishes, in finishing order.
+    Latency is measured per review, so with ``jobs > 1`` it includes waiting on shared CPU.
+    """
+    if jobs < 1:
+        raise ConfigError("--jobs must be at least 1")
+    semaphore = asyncio.Semaphore(jobs)
+    done = 0
+
+    async def one(path: Path) -> CaseResult:
+        nonlocal done
+        async with semaphore:
+            result = await review_case(path, review, tolerance=tolerance, clock=clock)
+        done += 1
+        if on_result is not None:
+            on_result(done, len(files), result)
+        return result
+
+    # A TaskGroup, so that a bug in one review (an exception that is not a CodeGuardError)
+    # cancels the rest and surfaces, instead of being recorded as a case error.
+    async with asyncio.TaskGroup() as group:
+        tasks = [group.create_task(one(path)) for path in files]
+    return tuple(task.result() for task in tasks)
+
+
+async def review_case(
+    path: Path, review: ReviewFn, *, tolerance: int, clock: Clock = time.perf_counter
+) -> CaseResult:
+    """Load, review and score one case file; any expected failure becomes ``error``."""
+    try:
+        case = load_case(path)
+    except CaseError as exc:
+        return CaseResult(case_file=path.name, pr_id=path.stem, error=exc.reason)
+    base = CaseResult(case_file=path.name, pr_id=case.pr_id, expected=case.expected_findings)
+    try:
+        change = parse_diff(case.diff)
+    except CodeGuardError as exc:
+        return base.model_copy(update={"error": str(exc)})
+    # No title or body: a case's pr_id often names the bug it holds ("sql_injection_basic"),
+    # and handing it to a model as the PR title would leak the answer.
+    request = ReviewRequest(change=change, contents=case.file_contents)
+    start = clock()
+    try:
+        result = await review(request)
+    except CodeGuardError as exc:
+        elapsed = (clock() - start) * 1000
+        return base.model_copy(update={"error": f"review failed: {exc}", "latency_ms": elapsed})
+    elapsed = (clock() - start) * 1000
+    base = base.model_copy(
+        update={"findings": result.findings, "latency_ms": elapsed, "usage": result.usage}
+    )
+    failed = [a for a in result.agents if a.state is AgentState.FAILED]
+    if failed:
+        # A partial review is not comparable with complete ones: scoring it would count the
+        # failed agent's share as misses. It is listed as an error, with what it found kept.
+        reasons = "; ".join(f"{a.agent.value} agent failed: {a.reason}" for a in failed)
+        return base.model_copy(update={"error": f"review incomplete: {reasons}"})
+    matches, score = score_case(result.findings, case.expected_findings, tolerance)
+    return base.model_copy(update={"matches": matches, "score": score})

@@ -1,0 +1,259 @@
+"""Every REST call the action makes, through PyGithub, with its errors wrapped.
+
+``GitHubClient`` is the seam between the action and GitHub: publishing code and tests talk
+to it, never to PyGithub. Every PyGithub or ``requests`` error is re-raised as
+``code_guard.errors.GitHubError`` (403 as ``PermissionDenied``), carrying the HTTP status and
+GitHub's message, never the token.
+
+Calls, and the REST operations they use (kept in step with ``scripts/trim_openapi.py``):
+
+- ``pull_request``: ``GET /repos/{o}/{r}/pulls/{n}``
+- ``diff``: the same URL with ``Accept: application/vnd.github.v3.diff``; on GitHub's 406 for a
+  diff that is too large, ``GET .../pulls/{n}/files`` (paginated) and each file's ``patch``
+- ``file_text``: ``GET /repos/{o}/{r}/contents/{path}?ref=SHA``
+- ``review_comment_bodies``: ``GET .../pulls/{n}/comments`` (paginated)
+- ``create_review`` / ``delete_review``: ``POST .../pulls/{n}/reviews``, ``DELETE .../{id}``
+- ``find_issue_comment`` / ``create_issue_comment`` / ``edit_issue_comment``:
+  ``GET|POST /repos/{o}/{r}/issues/{n}/comments``, ``PATCH .../issues/comments/{id}``
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+from github import Auth, Github
+from github.GithubException import GithubException, RateLimitExceededException
+
+from code_guard.errors import GitHubError, PermissionDenied
+from code_guard.github.patches import DiffFetch, diff_from_files
+from code_guard.github.retry import RetrySettings
+
+DIFF_MEDIA_TYPE = "application/vnd.github.v3.diff"
+USER_AGENT = "ninja-code-guard"
+_WRITERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+
+
+@dataclass(frozen=True, slots=True)
+class PullRequestInfo:
+    """What the action needs to know about a pull request, read from the API."""
+
+    number: int
+    head_sha: str
+    base_sha: str
+    title: str
+    body: str
+    draft: bool
+    state: str
+    html_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class IssueCommentRef:
+    """An existing issue comment on the pull request."""
+
+    id: int
+    body: str
+    html_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class PostedReview:
+    """A review GitHub accepted."""
+
+    id: int
+    html_url: str
+    state: str
+
+
+class GitHubClient:
+    """The pull request's side of the GitHub REST API, for one repository."""
+
+    def __init__(self, github: Github, repository: str, number: int) -> None:
+        self._github = github
+        self._repo = github.get_repo(repository)
+        self._pull = self._repo.get_pull(number)
+        self.number = number
+
+    @classmethod
+    def connect(
+        cls, token: str, api_url: str, repository: str, number: int, settings: RetrySettings
+    ) -> GitHubClient:
+        """Build a client for ``api_url`` (GitHub.com or an Enterprise Server's ``/api/v3``)."""
+        github = Github(
+            auth=Auth.Token(token) if token else None,
+            base_url=api_url,
+            timeout=settings.timeout_s,
+            user_agent=USER_AGENT,
+            per_page=100,
+            retry=settings.retry(),
+            # GitHub asks integrations to pace writes; the settings let tests skip the wait.
+            seconds_between_requests=None,
+            seconds_between_writes=settings.seconds_between_writes or None,
+            lazy=True,
+        )
+        return cls(github, repository, number)
+
+    def pull_request(self) -> PullRequestInfo:
+        """Fetch the pull request's metadata."""
+        with calling(f"fetching pull request #{self.number}"):
+            pr = self._pull
+            return PullRequestInfo(
+                number=pr.number,
+                head_sha=pr.head.sha,
+                base_sha=pr.base.sha,
+                title=pr.title or "",
+                body=pr.body or "",
+                draft=bool(pr.draft),
+                state=pr.state,
+                html_url=pr.html_url,
+            )
+
+    def diff(self) -> DiffFetch:
+        """Fetch the unified diff; fall back to per-file patches when GitHub says too large."""
+        try:
+            with calling(f"fetching the diff of pull request #{self.number}"):
+                _, data = self._github.requester.requestJsonAndCheck(
+                    "GET", self._pull.url, headers={"Accept": DIFF_MEDIA_TYPE}
+                )
+        except GitHubError as exc:
+            # 406 is GitHub's answer for a diff over its size limits (300 files, 20,000 lines).
+            if exc.status != 406:
+                raise
+            return self._diff_from_files()
+        text = data.get("data", "") if isinstance(data, dict) else ""
+        return DiffFetch(text=str(text), skipped=(), via_files_api=False)
+
+    def _diff_from_files(self) -> DiffFetch:
+        with calling(f"listing the files of pull request #{self.number}"):
+            files = [
+                {
+                    "filename": f.filename,
+                    "previous_filename": f.previous_filename,
+                    "status": f.status,
+                    "patch": f.patch,
+                    "changes": f.changes,
+                }
+                for f in self._pull.get_files()
+            ]
+        return diff_from_files(files)
+
+    def file_text(self, path: str, ref: str) -> str | None:
+        """Return a file's text at ``ref``, or None when it is missing, binary or over 1 MB."""
+        try:
+            with calling(f"fetching {path} at {ref[:12]}"):
+                content = self._repo.get_contents(path, ref=ref)
+        except GitHubError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        if isinstance(content, list):
+            return None  # a directory listing: the path is now a folder or a submodule
+        encoding, raw = content.encoding, content.content
+        if encoding != "base64" or raw is None:
+            return None  # GitHub sends no content for files over 1 MB
+        try:
+            return base64.b64decode(raw).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            return None
+
+    def review_comment_bodies(self) -> list[str]:
+        """Bodies of the trusted review comments on the pull request (all pages)."""
+        with calling(f"listing review comments of pull request #{self.number}"):
+            return [c.body or "" for c in self._pull.get_review_comments() if trusted(c)]
+
+    def create_review(
+        self,
+        commit_id: str,
+        body: str,
+        comments: Sequence[Mapping[str, object]],
+        event: str | None,
+    ) -> PostedReview:
+        """Create a review pinned to ``commit_id``; ``event=None`` leaves it pending."""
+        payload: dict[str, object] = {"commit_id": commit_id, "body": body}
+        payload["comments"] = [dict(c) for c in comments]
+        if event is not None:
+            payload["event"] = event
+        with calling(f"posting a review on pull request #{self.number}"):
+            _, data = self._github.requester.requestJsonAndCheck(
+                "POST", f"{self._pull.url}/reviews", input=payload
+            )
+        return PostedReview(
+            id=int(data["id"]),
+            html_url=str(data.get("html_url", "")),
+            state=str(data.get("state", "")),
+        )
+
+    def delete_review(self, review_id: int) -> None:
+        """Delete a pending review (used to probe which comments GitHub accepts)."""
+        with calling(f"deleting pending review {review_id}"):
+            self._github.requester.requestJsonAndCheck(
+                "DELETE", f"{self._pull.url}/reviews/{review_id}"
+            )
+
+    def find_issue_comment(self, marker: str) -> IssueCommentRef | None:
+        """Return the first issue comment on the pull request whose body holds ``marker``."""
+        with calling(f"listing comments of pull request #{self.number}"):
+            for comment in self._pull.get_issue_comments():
+                if marker in (comment.body or "") and trusted(comment):
+                    return IssueCommentRef(comment.id, comment.body, comment.html_url)
+        return None
+
+    def create_issue_comment(self, body: str) -> IssueCommentRef:
+        """Add a comment to the pull request's conversation."""
+        with calling(f"commenting on pull request #{self.number}"):
+            comment = self._pull.create_issue_comment(body)
+            return IssueCommentRef(comment.id, comment.body, comment.html_url)
+
+    def edit_issue_comment(self, comment_id: int, body: str) -> IssueCommentRef:
+        """Replace the body of an existing issue comment."""
+        with calling(f"editing comment {comment_id}"):
+            _, data = self._github.requester.requestJsonAndCheck(
+                "PATCH", f"{self._repo.url}/issues/comments/{comment_id}", input={"body": body}
+            )
+        return IssueCommentRef(int(data["id"]), str(data["body"]), str(data["html_url"]))
+
+
+def trusted(comment: Any) -> bool:
+    """True for comments by a bot (this action's token) or someone with write access.
+
+    The hidden markers decide what is "already posted"; a pull request's author from outside
+    the project could otherwise paste markers into a comment to keep findings off the diff.
+    """
+    user = comment.user
+    return comment.author_association in _WRITERS or (user is not None and user.type == "Bot")
+
+
+@contextmanager
+def calling(what: str) -> Iterator[None]:
+    """Re-raise PyGithub and ``requests`` errors raised inside as ``GitHubError``."""
+    try:
+        yield
+    except RateLimitExceededException as exc:
+        raise GitHubError(
+            f"{what}: GitHub's rate limit still applied after retrying ({describe(exc)})",
+            status=exc.status,
+        ) from exc
+    except GithubException as exc:
+        error = PermissionDenied if exc.status == 403 else GitHubError
+        raise error(f"{what}: GitHub answered {exc.status}: {describe(exc)}", exc.status) from exc
+    except requests.RequestException as exc:
+        raise GitHubError(f"{what}: {type(exc).__name__}: {exc}") from exc
+
+
+def describe(exc: GithubException) -> str:
+    """GitHub's error message plus the first entry of its ``errors`` list, if any."""
+    data = exc.data if isinstance(exc.data, dict) else {}
+    message = str(data.get("message") or exc.message or "no message")
+    errors = data.get("errors")
+    if isinstance(errors, list) and errors:
+        first = errors[0]
+        detail = first.get("message") or first.get("code") if isinstance(first, dict) else first
+        if detail:
+            message += f" ({detail})"
+    return message

@@ -1,0 +1,59 @@
+"""A unified diff rebuilt from the per-file patches of GitHub's files API.
+
+GitHub refuses the whole-PR diff past its size limits (406), but still lists each file with
+its ``patch``. This module turns that list back into ``git diff`` text that ``parse_diff``
+reads, and names the files whose patch GitHub left out (binary or too large) so they are
+reported as not reviewed instead of silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from code_guard.models import SkippedFile
+
+NO_PATCH_REASON = "GitHub sent no patch for this file (binary, or too large to show)"
+
+
+@dataclass(frozen=True, slots=True)
+class DiffFetch:
+    """A pull request's diff, and the files it could not include."""
+
+    text: str
+    skipped: tuple[SkippedFile, ...]
+    via_files_api: bool
+
+
+def diff_from_files(files: Iterable[Mapping[str, object]]) -> DiffFetch:
+    """Rebuild diff text from file entries (``filename``, ``status``, ``patch``...)."""
+    parts: list[str] = []
+    skipped: list[SkippedFile] = []
+    for entry in files:
+        path = str(entry["filename"])
+        patch = entry.get("patch")
+        status = str(entry.get("status", "modified"))
+        if not patch:
+            # A deletion or a pure rename has nothing to review; anything else was withheld.
+            pure_rename = status == "renamed" and not int(str(entry.get("changes") or 0))
+            if status != "removed" and not pure_rename:
+                skipped.append(SkippedFile(path=path, reason=NO_PATCH_REASON))
+            continue
+        previous = entry.get("previous_filename")
+        parts.append(_file_diff(path, str(previous) if previous else None, status, str(patch)))
+    return DiffFetch(text="".join(parts), skipped=tuple(skipped), via_files_api=True)
+
+
+def _file_diff(path: str, previous: str | None, status: str, patch: str) -> str:
+    old = previous or path
+    lines = [f"diff --git a/{old} b/{path}"]
+    if status == "added":
+        lines += ["new file mode 100644", "--- /dev/null", f"+++ b/{path}"]
+    elif status == "removed":
+        lines += ["deleted file mode 100644", f"--- a/{old}", "+++ /dev/null"]
+    else:
+        if previous and previous != path:
+            lines += [f"rename from {previous}", f"rename to {path}"]
+        lines += [f"--- a/{old}", f"+++ b/{path}"]
+    body = patch if patch.endswith("\n") else patch + "\n"
+    return "\n".join(lines) + "\n" + body

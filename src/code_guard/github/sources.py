@@ -1,0 +1,83 @@
+"""Where the reviewed files' full text comes from: the checkout, or the contents API.
+
+The checkout in ``GITHUB_WORKSPACE`` is used only when its ``HEAD`` is exactly the head SHA
+that was diffed: ``actions/checkout`` checks out the merge commit by default, whose files
+differ from the head's, and line numbers must match the diff. Reading ``.git`` directly avoids
+needing ``git`` in the image and its "dubious ownership" check on the mounted workspace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pathspec
+
+from code_guard.diff import Change
+from code_guard.github.client import GitHubClient
+
+MAX_FILE_BYTES = 1024 * 1024  # the contents API sends no text past 1 MB either
+
+
+def workspace_head(workspace: Path) -> str | None:
+    """The commit the checkout in ``workspace`` is at, or None if it cannot be told."""
+    git = workspace / ".git"
+    try:
+        head = (git / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not head.startswith("ref: "):
+        return head or None
+    ref = head[len("ref: ") :]
+    try:
+        return (git / ref).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return _packed_ref(git, ref)
+
+
+def _packed_ref(git: Path, ref: str) -> str | None:
+    try:
+        lines = (git / "packed-refs").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        sha, _, name = line.partition(" ")
+        if name == ref:
+            return sha
+    return None
+
+
+def collect_contents(
+    change: Change,
+    head_sha: str,
+    workspace: Path,
+    client: GitHubClient,
+    ignore: Sequence[str] = (),
+) -> dict[str, str]:
+    """Full text of each reviewable, not-ignored file at ``head_sha``; unreadable ones left out.
+
+    Files left out are reviewed from the diff alone (the engine rebuilds them from the hunks).
+    """
+    ignored = pathspec.GitIgnoreSpec.from_lines(ignore)
+    local = workspace_head(workspace) == head_sha
+    contents: dict[str, str] = {}
+    for file in change.reviewable_files:
+        if ignored.match_file(file.path):
+            continue
+        text = _read_local(workspace, file.path) if local else client.file_text(file.path, head_sha)
+        if text is not None:
+            contents[file.path] = text
+    return contents
+
+
+def _read_local(workspace: Path, relative: str) -> str | None:
+    path = (workspace / relative).resolve()
+    # A diff path could name ../ or a symlink out of the checkout; read nothing outside it.
+    if not path.is_relative_to(workspace.resolve()) or not path.is_file():
+        return None
+    if path.stat().st_size > MAX_FILE_BYTES:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

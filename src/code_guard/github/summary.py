@@ -1,0 +1,82 @@
+"""The summary comment and the job summary, each within GitHub's size limit.
+
+Both wrap the project's markdown report (``report.markdown.render_markdown``, passed in) with
+what only the action knows: where the review was published, which findings could not be
+posted inline and why, and why the token could not write when it could not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from code_guard.github.comments import BADGES, MAX_BODY, fit
+from code_guard.github.publish import SUMMARY_MARKER, PublishResult, Unplaced
+from code_guard.github.workflow import fit_summary
+from code_guard.models import Review
+
+Render = Callable[[Review], str]
+
+
+def summary_comment(review: Review, head_sha: str, unplaced: Unplaced, render: Render) -> str:
+    """The pull request's summary comment: the report plus the findings not posted inline."""
+    footer = f"\n\n<sub>Updated for commit {head_sha} by Ninja Code Guard.</sub>"
+    body = f"{SUMMARY_MARKER}\n{render(review)}{unplaced_section(unplaced)}"
+    return fit(body, MAX_BODY, keep=footer)
+
+
+def unplaced_section(unplaced: Unplaced) -> str:
+    """A table of the findings that are in the summary only, with the reason for each."""
+    if not unplaced:
+        return ""
+    rows = [
+        f"| {BADGES[f.severity]} | `{_cell(f.file_path)}:{f.line_start}` | {_cell(f.title)} "
+        f"| {_cell(why)} |"
+        for f, why in unplaced
+    ]
+    head = [
+        "",
+        "",
+        f"### Not posted inline ({len(unplaced)})",
+        "",
+        "| Severity | Where | Finding | Why not inline |",
+        "| --- | --- | --- | --- |",
+    ]
+    return "\n".join(head + rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def job_summary(
+    review: Review,
+    render: Render,
+    result: PublishResult | None,
+    problem: str | None = None,
+) -> str:
+    """The step's job summary: how publishing went, then the report, within 1 MiB."""
+    lines = _publication_lines(result, problem)
+    markdown = ("\n".join(lines) + "\n\n" if lines else "") + render(review)
+    if result is not None:
+        markdown += unplaced_section(result.in_summary)
+    return fit_summary(markdown + "\n")
+
+
+def _publication_lines(result: PublishResult | None, problem: str | None) -> list[str]:
+    lines: list[str] = []
+    if problem:
+        lines.append(f"> [!WARNING]\n> {' '.join(problem.split())}")
+    if result is None:
+        return lines
+    if result.denied:
+        lines.append(
+            "> [!WARNING]\n> The token cannot write to this pull request, so findings are shown "
+            f"as annotations instead. GitHub said: {' '.join(result.denied.split())}"
+        )
+    if result.review_url:
+        lines.append(f"- Review: {result.review_url} ({result.inline_posted} inline comments)")
+    if result.already_commented:
+        lines.append(f"- {result.already_commented} findings were already commented earlier")
+    if result.summary_url:
+        lines.append(f"- Summary comment: {result.summary_url}")
+    return lines

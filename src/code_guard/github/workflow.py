@@ -1,0 +1,86 @@
+"""The runner's protocols: workflow commands on stdout, ``$GITHUB_OUTPUT``, the step summary.
+
+Escaping follows the workflow-command spec as ``@actions/core`` implements it: the message
+escapes ``%``, ``\\r`` and ``\\n``; property values also escape ``:`` and ``,``. Without it a
+finding whose text holds a newline could end the command early and inject another one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from code_guard.models import Finding, Severity
+
+STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub drops a step summary over 1 MiB
+_TRUNCATED = "\n\n*(truncated to fit GitHub's 1 MiB job summary limit)*\n"
+
+_LEVELS = {
+    Severity.CRITICAL: "error",
+    Severity.HIGH: "error",
+    Severity.MEDIUM: "warning",
+    Severity.LOW: "notice",
+    Severity.INFO: "notice",
+}
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property value."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, message: str, properties: Mapping[str, object] | None = None) -> str:
+    """Format one workflow command line, e.g. ``::error file=a.py,line=3::message``."""
+    props = ",".join(f"{k}={escape_property(str(v))}" for k, v in (properties or {}).items())
+    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+def annotation(finding: Finding) -> str:
+    """An annotation for ``finding``: error for high and critical, warning, or notice."""
+    message = finding.description or finding.title
+    if finding.suggested_fix:
+        message += f"\n\nSuggested fix:\n{finding.suggested_fix}"
+    properties = {
+        "file": finding.file_path,
+        "line": finding.line_start,
+        "endLine": finding.line_end,
+        "title": f"[{finding.severity.value}] {finding.title}",
+    }
+    return command(_LEVELS[finding.severity], message, properties)
+
+
+def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
+    """Append step outputs to ``$GITHUB_OUTPUT`` in the heredoc form, safe for any value."""
+    if path is None:
+        return
+    lines = []
+    for name, value in outputs.items():
+        delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+        while delimiter in value:  # astronomically unlikely, but then the value would leak out
+            delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+        lines.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("".join(lines))
+
+
+def fit_summary(markdown: str, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """Cut ``markdown`` to ``limit`` UTF-8 bytes, saying so, without splitting a character."""
+    data = markdown.encode("utf-8")
+    if len(data) <= limit:
+        return markdown
+    room = limit - len(_TRUNCATED.encode("utf-8"))
+    return data[:room].decode("utf-8", errors="ignore") + _TRUNCATED
+
+
+def write_step_summary(path: Path | None, markdown: str) -> None:
+    """Append ``markdown`` (cut to 1 MiB) to ``$GITHUB_STEP_SUMMARY``."""
+    if path is None:
+        return
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(fit_summary(markdown))

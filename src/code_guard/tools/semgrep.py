@@ -1,0 +1,141 @@
+"""Semgrep's open-source engine (semgrep-core) with our bundled rules for JavaScript,
+TypeScript and Go, the languages Bandit and ruff cannot read.
+
+semgrep-core is called directly, once per file (with ``-lang`` it takes a single target): it
+starts in a fraction of a second, never phones home, and needs no login, whereas the
+``semgrep`` wrapper takes seconds to start and checks for updates over the network. The three
+agents share one run per file through a small cache, each keeping its own categories.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from importlib.resources import files
+from pathlib import Path
+
+from code_guard.errors import ToolError
+from code_guard.models import Category
+from code_guard.tools.base import Tool, ToolHit, run_process
+from code_guard.tools.mapping import lookup
+
+# semgrep-core language name and bundled rules file, by file suffix.
+_LANGUAGES: dict[str, tuple[str, str]] = {
+    ".js": ("js", "javascript.yml"),
+    ".jsx": ("js", "javascript.yml"),
+    ".mjs": ("js", "javascript.yml"),
+    ".cjs": ("js", "javascript.yml"),
+    ".ts": ("ts", "javascript.yml"),
+    ".tsx": ("ts", "javascript.yml"),
+    ".go": ("go", "go.yml"),
+}
+
+
+def semgrep_core() -> Path:
+    """Locate the semgrep-core binary shipped in the ``semgrep`` package."""
+    try:
+        import semgrep
+    except ImportError as exc:
+        raise ToolError("semgrep is not installed (pip install semgrep)") from exc
+    binary = Path(semgrep.__file__).parent / "bin" / "semgrep-core"
+    if not binary.is_file():
+        raise ToolError(f"semgrep-core not found at {binary}")
+    return binary
+
+
+def rules_file(name: str) -> Path:
+    """Path of a bundled rules file."""
+    return Path(str(files("code_guard.tools") / "rules" / name))
+
+
+class SemgrepTool(Tool):
+    """Runs the bundled rules over JavaScript, TypeScript and Go files, keeping the hits
+    whose category is one of ``categories`` (the running agent's)."""
+
+    name = "semgrep"
+
+    def __init__(self, categories: Sequence[Category]) -> None:
+        self.categories = frozenset(categories)
+
+    def applies_to(self, path: str) -> bool:
+        """Files of a language we ship rules for."""
+        return Path(path).suffix.lower() in _LANGUAGES
+
+    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
+        """Run the rules over each file (cached across agents); rule errors are tool errors."""
+        hits: list[ToolHit] = []
+        for path in paths:
+            language, rules = _LANGUAGES[Path(path).suffix.lower()]
+            hits.extend(_CACHE.get(workspace, path, language, rules_file(rules)))
+        return [h for h in hits if self._wanted(h)]
+
+    def _wanted(self, hit: ToolHit) -> bool:
+        info = lookup(hit.tool, hit.rule)
+        return info is not None and info.category in self.categories
+
+
+class _RunCache:
+    """The hits of recent (workspace, file) runs, so three agents cost one run per file.
+
+    Workspaces are fresh temporary directories, so a key never refers to stale content.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[str, str, str], list[ToolHit]] = OrderedDict()
+        self._pending: dict[tuple[str, str, str], threading.Lock] = {}
+
+    def get(self, workspace: Path, path: str, language: str, rules: Path) -> list[ToolHit]:
+        key = (str(workspace), path, str(rules))
+        with self._lock:
+            if key in self._entries:
+                return self._entries[key]
+            gate = self._pending.setdefault(key, threading.Lock())
+        with gate:  # one thread runs semgrep-core; the others wait for its result
+            with self._lock:
+                if key in self._entries:
+                    return self._entries[key]
+            hits = _run_file(workspace, path, language, rules)
+            with self._lock:
+                self._entries[key] = hits
+                self._pending.pop(key, None)
+                while len(self._entries) > self._size:
+                    self._entries.popitem(last=False)
+            return hits
+
+
+_CACHE = _RunCache()
+
+
+def _run_file(workspace: Path, path: str, language: str, rules: Path) -> list[ToolHit]:
+    args = [str(semgrep_core()), "-rules", str(rules), "-lang", language, "-json", path]
+    out = run_process(args, cwd=workspace)
+    # semgrep-core may print progress dots before the JSON document.
+    start = out.find("{")
+    try:
+        report = json.loads(out[start:]) if start >= 0 else {}
+    except json.JSONDecodeError as exc:
+        raise ToolError(f"semgrep-core printed something that is not JSON: {exc}") from exc
+    fatal = [e for e in report.get("errors", []) if _is_rule_error(e)]
+    if fatal:
+        raise ToolError(f"semgrep rule error: {str(fatal[0].get('message', fatal[0]))[:300]}")
+    return [
+        ToolHit(
+            tool=SemgrepTool.name,
+            rule=str(r["check_id"]).rsplit(".", 1)[-1],
+            file_path=str(r["path"]),
+            line=int(r["start"]["line"]),
+            end_line=int(r["end"]["line"]),
+            message=str(r.get("extra", {}).get("message", r["check_id"])).strip(),
+        )
+        for r in report.get("results", [])
+    ]
+
+
+def _is_rule_error(error: dict[str, object]) -> bool:
+    """Errors in our rules are bugs; a target file semgrep cannot parse is not."""
+    kind = str(error.get("type", ""))
+    return "Rule" in kind or "Pattern" in kind or "InvalidYaml" in kind

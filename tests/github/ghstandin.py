@@ -1,0 +1,349 @@
+"""A stand-in for GitHub's REST API, on pytest-httpserver, for one pull request.
+
+It keeps state (reviews, review comments, issue comments) so that re-runs see what earlier
+runs posted, answers like GitHub does (payload shapes, pagination ``Link`` headers, 403, 406,
+422 bodies), records every request, and validates each one against GitHub's OpenAPI
+description (the vendored subset) as it arrives.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from openapi_core import OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+FIXTURES = Path(__file__).parent / "fixtures"
+OWNER, REPO, NUMBER = "octo-org", "hello-world", 7
+REPO_PATH = f"/repos/{OWNER}/{REPO}"
+PAGE_SIZE = 2  # small pages, so every list call exercises pagination
+
+
+@dataclass
+class Recorded:
+    """One request as the stand-in saw it."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class Fault:
+    """A scripted answer for the next ``times`` requests matching ``method`` and ``path``."""
+
+    method: str
+    path: str
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int = 1
+
+
+class _PathRequest(WerkzeugOpenAPIRequest):
+    """openapi-core matches a path parameter within one segment, but GitHub's ``{path}`` of
+    the contents API spans several (``app/db.py``); encode its slashes for matching only."""
+
+    @property
+    def path(self) -> str:
+        path: str = super().path
+        head, sep, rest = path.partition("/contents/")
+        return head + sep + quote(unquote(rest), safe="") if sep else path
+
+
+def load_spec(base_url: str) -> OpenAPI:
+    """The vendored OpenAPI subset, served from ``base_url`` instead of api.github.com."""
+    spec = json.loads((FIXTURES / "openapi-subset.json").read_text(encoding="utf-8"))
+    spec["servers"] = [{"url": base_url}]
+    return OpenAPI.from_dict(spec)
+
+
+class GitHubStandIn:
+    """GitHub's REST API for ``octo-org/hello-world`` pull request #7."""
+
+    def __init__(self, server: HTTPServer, spec: OpenAPI) -> None:
+        self.server = server
+        self.spec = spec
+        self.base_url = server.url_for("").rstrip("/")
+        event = json.loads((FIXTURES / "pull_request.opened.json").read_text(encoding="utf-8"))
+        self.pr: dict[str, Any] = self._rest_pr(event["pull_request"])
+        self.diff = (FIXTURES / "pull_request.diff").read_text(encoding="utf-8")
+        self.diff_too_large = False
+        self.files: list[dict[str, Any]] = _files_from_diff(self.diff)
+        self.contents: dict[str, str] = {
+            "app/db.py": (FIXTURES / "app_db_head.py.txt").read_text(encoding="utf-8"),
+            "docs/notes.md": "# Notes\nSome notes.\n",
+        }
+        self.reviews: list[dict[str, Any]] = []
+        self.review_comments: list[dict[str, Any]] = []
+        self.issue_comments: list[dict[str, Any]] = []
+        self.read_only = False
+        self.rejects: Callable[[dict[str, Any]], bool] = lambda comment: False
+        self.faults: list[Fault] = []
+        self.requests: list[Recorded] = []
+        self.invalid: list[str] = []
+        self._next_id = 1000
+        server.expect_request(re.compile(r"^/.*")).respond_with_handler(self._handle)
+
+    @property
+    def head_sha(self) -> str:
+        """The pull request's current head commit."""
+        return str(self.pr["head"]["sha"])
+
+    def push(self, sha: str, diff: str) -> None:
+        """Simulate a new commit on the pull request's branch."""
+        self.pr["head"]["sha"] = sha
+        self.diff = diff
+        self.files = _files_from_diff(diff)
+
+    def add_comment_by(self, login: str, association: str, body: str, review: bool) -> None:
+        """A comment by someone else: a review comment on app/db.py, or an issue comment."""
+        comment: dict[str, Any] = {
+            "id": self._new_id(),
+            "body": body,
+            "user": {"login": login, "id": 1, "type": "User"},
+            "author_association": association,
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#c{self._next_id}",
+        }
+        if review:
+            comment.update(path="app/db.py", line=10, side="RIGHT", commit_id=self.head_sha)
+            self.review_comments.append(comment)
+        else:
+            self.issue_comments.append(comment)
+
+    def calls(self, method: str, path_pattern: str) -> list[Recorded]:
+        """The recorded requests whose method and path (a regex) match."""
+        return [r for r in self.requests if r.method == method and re.search(path_pattern, r.path)]
+
+    def visible_reviews(self) -> list[dict[str, Any]]:
+        """Reviews that were submitted (not pending, not deleted)."""
+        return [r for r in self.reviews if r["state"] != "PENDING"]
+
+    # -- request handling ----------------------------------------------------------------
+
+    def _handle(self, request: Request) -> Response:
+        body = request.get_json(silent=True) if request.data else None
+        self.requests.append(
+            Recorded(request.method, request.path, dict(request.args), dict(request.headers), body)
+        )
+        try:
+            self.spec.validate_request(_PathRequest(request))
+        except Exception as exc:  # noqa: BLE001 - every validation failure is recorded
+            self.invalid.append(f"{request.method} {request.full_path}: {exc}")
+        for fault in self.faults:
+            hit = fault.method == request.method and re.search(fault.path, request.path)
+            if fault.times and hit:
+                fault.times -= 1
+                return _json(fault.body, fault.status, fault.headers)
+        return self._route(request, body)
+
+    def _route(self, request: Request, body: Any) -> Response:
+        method, path = request.method, request.path
+        pr_path = f"{REPO_PATH}/pulls/{NUMBER}"
+        routes: list[tuple[str, str, Callable[[], Response]]] = [
+            ("GET", rf"^{pr_path}$", lambda: self._get_pr(request)),
+            ("GET", rf"^{pr_path}/files$", lambda: self._page(request, self.files)),
+            ("GET", rf"^{pr_path}/comments$", lambda: self._page(request, self.review_comments)),
+            ("POST", rf"^{pr_path}/reviews$", lambda: self._create_review(body)),
+            ("DELETE", rf"^{pr_path}/reviews/\d+$", lambda: self._delete_review(path)),
+            (
+                "GET",
+                rf"^{REPO_PATH}/issues/{NUMBER}/comments$",
+                lambda: self._page(request, self.issue_comments),
+            ),
+            (
+                "POST",
+                rf"^{REPO_PATH}/issues/{NUMBER}/comments$",
+                lambda: self._create_issue_comment(body),
+            ),
+            (
+                "PATCH",
+                rf"^{REPO_PATH}/issues/comments/\d+$",
+                lambda: self._edit_issue_comment(path, body),
+            ),
+            ("GET", rf"^{REPO_PATH}/contents/.+$", lambda: self._get_contents(request)),
+        ]
+        for verb, pattern, answer in routes:
+            if verb == method and re.match(pattern, path):
+                return answer()
+        return _json({"message": "Not Found", "status": "404"}, 404)
+
+    def _get_pr(self, request: Request) -> Response:
+        if request.headers.get("Accept") != "application/vnd.github.v3.diff":
+            return _json(self.pr)
+        if self.diff_too_large:
+            return _json(
+                {
+                    "message": "Sorry, the diff exceeded the maximum number of lines (20000)",
+                    "errors": [{"resource": "PullRequest", "field": "diff", "code": "too_large"}],
+                    "documentation_url": "https://docs.github.com/rest/pulls/pulls#get-a-pull-request",
+                    "status": "406",
+                },
+                406,
+            )
+        return Response(self.diff, 200, content_type="text/plain; charset=utf-8")
+
+    def _page(self, request: Request, items: list[dict[str, Any]]) -> Response:
+        page = int(request.args.get("page", "1"))
+        chunk = items[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        headers = {}
+        if page * PAGE_SIZE < len(items):
+            nxt = f"{self.base_url}{request.path}?per_page={PAGE_SIZE}&page={page + 1}"
+            headers["Link"] = f'<{nxt}>; rel="next"'
+        return _json(chunk, 200, headers)
+
+    def _create_review(self, body: dict[str, Any]) -> Response:
+        if self.read_only:
+            return _forbidden("pulls/reviews#create-a-review-for-a-pull-request")
+        comments = body.get("comments", [])
+        if any(self.rejects(c) for c in comments) or body.get("commit_id") != self.head_sha:
+            return _json(
+                {
+                    "message": "Unprocessable Entity",
+                    "errors": ["Pull request review thread line must be part of the diff"],
+                    "documentation_url": "https://docs.github.com/rest/pulls/reviews",
+                    "status": "422",
+                },
+                422,
+            )
+        review = {
+            "id": self._new_id(),
+            "node_id": "PRR_kwDOABII586dpMBR",
+            "user": {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"},
+            "body": body.get("body", ""),
+            "state": "COMMENTED" if body.get("event") else "PENDING",
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#pullrequestreview-0",
+            "commit_id": body.get("commit_id"),
+            "comments": comments,
+        }
+        review["html_url"] = review["html_url"][:-1] + str(review["id"])
+        self.reviews.append(review)
+        if review["state"] != "PENDING":
+            self.review_comments.extend(self._review_comment(review, c) for c in comments)
+        return _json({k: v for k, v in review.items() if k != "comments"})
+
+    def _review_comment(self, review: dict[str, Any], comment: dict[str, Any]) -> dict[str, Any]:
+        comment_id = self._new_id()
+        return {
+            "id": comment_id,
+            "pull_request_review_id": review["id"],
+            "path": comment["path"],
+            "line": comment["line"],
+            "side": comment.get("side", "RIGHT"),
+            "start_line": comment.get("start_line"),
+            "commit_id": review["commit_id"],
+            "body": comment["body"],
+            "user": review["user"],
+            "author_association": "NONE",
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#discussion_r{comment_id}",
+        }
+
+    def _delete_review(self, path: str) -> Response:
+        review_id = int(path.rsplit("/", 1)[1])
+        for review in self.reviews:
+            if review["id"] == review_id and review["state"] == "PENDING":
+                self.reviews.remove(review)
+                return _json({k: v for k, v in review.items() if k != "comments"})
+        return _json({"message": "Unprocessable Entity", "status": "422"}, 422)
+
+    def _create_issue_comment(self, body: dict[str, Any]) -> Response:
+        if self.read_only:
+            return _forbidden("issues/comments#create-an-issue-comment")
+        comment_id = self._new_id()
+        comment = {
+            "id": comment_id,
+            "body": body["body"],
+            "user": {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"},
+            "author_association": "NONE",
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#issuecomment-{comment_id}",
+            "url": f"{self.base_url}{REPO_PATH}/issues/comments/{comment_id}",
+        }
+        self.issue_comments.append(comment)
+        return _json(comment, 201)
+
+    def _edit_issue_comment(self, path: str, body: dict[str, Any]) -> Response:
+        comment_id = int(path.rsplit("/", 1)[1])
+        for comment in self.issue_comments:
+            if comment["id"] == comment_id:
+                comment["body"] = body["body"]
+                return _json(comment)
+        return _json({"message": "Not Found", "status": "404"}, 404)
+
+    def _get_contents(self, request: Request) -> Response:
+        name = unquote(request.path.split("/contents/", 1)[1])
+        if name not in self.contents or request.args.get("ref") != self.head_sha:
+            return _json({"message": "Not Found", "status": "404"}, 404)
+        raw = self.contents[name].encode("utf-8")
+        return _json(
+            {
+                "type": "file",
+                "encoding": "base64",
+                "size": len(raw),
+                "name": name.rsplit("/", 1)[-1],
+                "path": name,
+                "content": base64.encodebytes(raw).decode("ascii"),
+                "sha": "3d21ec53a331a6f037a91c368710b99387d012c1",
+                "url": f"{self.base_url}{request.full_path}",
+            }
+        )
+
+    def _rest_pr(self, payload: dict[str, Any]) -> dict[str, Any]:
+        pr = copy.deepcopy(payload)
+        pr["url"] = f"{self.base_url}{REPO_PATH}/pulls/{NUMBER}"
+        pr["issue_url"] = f"{self.base_url}{REPO_PATH}/issues/{NUMBER}"
+        return pr
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(json.dumps(data), status, headers or {}, content_type="application/json")
+
+
+def _forbidden(doc: str) -> Response:
+    return _json(
+        {
+            "message": "Resource not accessible by integration",
+            "documentation_url": f"https://docs.github.com/rest/{doc}",
+            "status": "403",
+        },
+        403,
+    )
+
+
+def _files_from_diff(diff: str) -> list[dict[str, Any]]:
+    """The files API's entries for ``diff``: each file's patch is its text from the first @@."""
+    entries = []
+    for chunk in re.split(r"(?m)^(?=diff --git )", diff):
+        if not chunk.strip():
+            continue
+        name = re.search(r"^\+\+\+ b/(.+)$", chunk, re.M)
+        status = "added" if "\nnew file mode" in chunk else "modified"
+        patch = chunk[chunk.index("@@") :].rstrip("\n") if "@@" in chunk else None
+        changes = sum(1 for line in (patch or "").splitlines() if line[:1] in "+-")
+        entries.append(
+            {
+                "sha": "bbcd538c8e72b8c175046e27cc8f907076331401",
+                "filename": name.group(1) if name else "",
+                "status": status,
+                "additions": changes,
+                "deletions": 0,
+                "changes": changes,
+                "patch": patch,
+            }
+        )
+    return entries

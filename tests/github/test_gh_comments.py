@@ -1,0 +1,132 @@
+"""Anchoring findings to the diff, and the inline comment bodies built for them."""
+
+from __future__ import annotations
+
+from ghfakes import FindingFactory
+
+from code_guard.diff import Change
+from code_guard.github.anchors import Anchor, anchor_for, place_findings
+from code_guard.github.comments import (
+    MAX_BODY,
+    api_comment,
+    comment_body,
+    fingerprint_marker,
+    fingerprints_in,
+    fit,
+    suggestion_code,
+)
+from code_guard.models import Severity
+
+
+def test_anchor_on_an_added_line(change: Change, make_finding: FindingFactory) -> None:
+    assert anchor_for(make_finding(line_start=10, line_end=10), change) == Anchor("app/db.py", 10)
+
+
+def test_multi_line_anchor_within_one_hunk(change: Change, make_finding: FindingFactory) -> None:
+    finding = make_finding(line_start=9, line_end=11)
+    assert anchor_for(finding, change) == Anchor("app/db.py", 11, 9)
+
+
+def test_range_spanning_two_hunks_is_cut_to_its_last_line(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    # Lines 15 and 63 sit in different hunks: GitHub refuses a range across them.
+    assert anchor_for(make_finding(line_start=15, line_end=63), change) == Anchor("app/db.py", 63)
+
+
+def test_range_ending_outside_the_diff_keeps_its_first_line(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    assert anchor_for(make_finding(line_start=15, line_end=30), change) == Anchor("app/db.py", 15)
+
+
+def test_lines_outside_the_diff_or_files_not_in_it_have_no_anchor(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    assert anchor_for(make_finding(line_start=30, line_end=31), change) is None
+    assert anchor_for(make_finding(file_path="other.py"), change) is None
+
+
+def test_placement_orders_by_severity_and_respects_limit_and_history(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    low = make_finding(severity=Severity.LOW, line_start=2, line_end=2, anchor_text="a")
+    critical = make_finding(severity=Severity.CRITICAL, line_start=15, line_end=15, anchor_text="b")
+    medium = make_finding(severity=Severity.MEDIUM, line_start=63, line_end=63, anchor_text="c")
+    outside = make_finding(line_start=30, line_end=30, anchor_text="d")
+    seen = make_finding(severity=Severity.HIGH, line_start=10, line_end=10, anchor_text="e")
+    placement = place_findings(
+        [low, critical, medium, outside, seen], change, limit=2, already={seen.fingerprint}
+    )
+    assert [f for f, _ in placement.inline] == [critical, medium]
+    assert placement.in_summary == (
+        (outside, "its lines are not part of the diff"),
+        (low, "over the limit of 2 inline comments"),
+    )
+    assert placement.already_commented == (seen,)
+
+
+def test_comment_body_shows_everything_and_ends_with_the_fingerprint(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    finding = make_finding(cwe_id="CWE-89", suggested_fix="Use a parameterised query.")
+    body = comment_body(finding, Anchor("app/db.py", 10), change)
+    assert body == (
+        "**🟠 High** · `sql injection` · security\n\n"
+        "**SQL built with string formatting**\n\n"
+        "The query interpolates `name`, so a crafted name rewrites the SQL.\n\n"
+        "**Suggested fix:**\n\nUse a parameterised query.\n\n"
+        "<sub>CWE-89 · confidence 0.90 · found by bandit</sub>\n"
+        f"<!-- code-guard:fp={finding.fingerprint} -->"
+    )
+    assert fingerprints_in([body, "unrelated"]) == {finding.fingerprint}
+
+
+def test_code_fix_becomes_an_indented_suggestion(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    fix = 'query = "SELECT * FROM users WHERE name = ?"'
+    finding = make_finding(suggested_fix=fix)
+    assert suggestion_code(finding, Anchor("app/db.py", 10), change) == f"    {fix}"
+    body = comment_body(finding, Anchor("app/db.py", 10), change)
+    assert f"```suggestion\n    {fix}\n```" in body
+
+
+def test_fenced_fix_with_backticks_gets_a_longer_fence(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    fix = "```python\ndef find_user(conn, name):  # see ```docs```\n```"
+    finding = make_finding(line_start=9, line_end=9, suggested_fix=fix)
+    body = comment_body(finding, Anchor("app/db.py", 9), change)
+    assert "````suggestion\ndef find_user(conn, name):  # see ```docs```\n````" in body
+
+
+def test_prose_or_partial_anchor_gives_no_suggestion(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    prose = make_finding(suggested_fix="bind the value as a parameter instead")
+    assert suggestion_code(prose, Anchor("app/db.py", 10), change) is None
+    code = make_finding(line_start=15, line_end=30, suggested_fix="run(['cp', path])")
+    assert suggestion_code(code, Anchor("app/db.py", 15), change) is None
+
+
+def test_api_comment_uses_line_and_side_never_position(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    finding = make_finding(line_start=9, line_end=11)
+    comment = api_comment(finding, Anchor("app/db.py", 11, 9), change)
+    assert {k: v for k, v in comment.items() if k != "body"} == {
+        "path": "app/db.py",
+        "line": 11,
+        "side": "RIGHT",
+        "start_line": 9,
+        "start_side": "RIGHT",
+    }
+
+
+def test_bodies_are_cut_to_githubs_limit_keeping_the_marker() -> None:
+    marker = fingerprint_marker("0123456789abcdef")
+    body = fit("x" * (MAX_BODY * 2), keep=marker)
+    assert len(body) == MAX_BODY
+    assert body.endswith("size limit)*" + marker)
+    assert fit("short", keep=marker) == "short" + marker

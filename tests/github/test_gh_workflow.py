@@ -1,0 +1,93 @@
+"""Workflow commands, step outputs and the job summary, in the runner's formats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ghfakes import FindingFactory, make_review, render_stub
+from ghrunner import read_outputs
+
+from code_guard.github.publish import PublishResult
+from code_guard.github.summary import job_summary, summary_comment
+from code_guard.github.workflow import (
+    STEP_SUMMARY_LIMIT,
+    annotation,
+    command,
+    escape_data,
+    escape_property,
+    fit_summary,
+    write_outputs,
+)
+from code_guard.models import Severity
+
+
+def test_escaping_follows_the_workflow_command_spec() -> None:
+    assert escape_data("50% done\r\nnext::line") == "50%25 done%0D%0Anext::line"
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+
+
+def test_a_newline_in_a_finding_cannot_inject_a_command(make_finding: FindingFactory) -> None:
+    finding = make_finding(
+        severity=Severity.LOW,
+        title="x, y: z",
+        description="bad\n::error::injected",
+        file_path="src/a,b.py",
+    )
+    line = annotation(finding)
+    assert "\n" not in line
+    assert line == (
+        "::notice file=src/a%2Cb.py,line=10,endLine=10,title=[low] x%2C y%3A z"
+        "::bad%0A::error::injected"
+    )
+
+
+def test_levels_by_severity(make_finding: FindingFactory) -> None:
+    levels = [annotation(make_finding(severity=s)).split(" ", 1)[0] for s in Severity]
+    assert levels == ["::error", "::error", "::warning", "::notice", "::notice"]
+    assert command("notice", "hi") == "::notice::hi"
+
+
+def test_outputs_use_heredoc_delimiters(tmp_path: Path) -> None:
+    path = tmp_path / "out"
+    write_outputs(path, {"one": "1", "multi": "a\nb\nEOF"})
+    write_outputs(path, {"two": ""})
+    assert read_outputs(path) == {"one": "1", "multi": "a\nb\nEOF", "two": ""}
+    assert path.read_text(encoding="utf-8").startswith("one<<ghadelimiter_")
+    write_outputs(None, {"ignored": "x"})
+
+
+def test_job_summary_is_cut_to_one_mebibyte_on_a_character_boundary() -> None:
+    text = "é" * STEP_SUMMARY_LIMIT  # two bytes each
+    cut = fit_summary(text)
+    assert len(cut.encode("utf-8")) <= STEP_SUMMARY_LIMIT
+    assert cut.endswith("job summary limit)*\n")
+    assert fit_summary("small") == "small"
+
+
+def test_job_summary_says_how_publishing_went(make_finding: FindingFactory) -> None:
+    finding = make_finding()
+    review = make_review(finding)
+    result = PublishResult(
+        review_url="https://github.com/r/pull/7#pullrequestreview-1",
+        summary_url="https://github.com/r/pull/7#issuecomment-2",
+        inline_posted=1,
+        already_commented=2,
+    )
+    assert job_summary(review, render_stub, result) == (
+        "- Review: https://github.com/r/pull/7#pullrequestreview-1 (1 inline comments)\n"
+        "- 2 findings were already commented earlier\n"
+        "- Summary comment: https://github.com/r/pull/7#issuecomment-2\n\n"
+        + render_stub(review)
+        + "\n"
+    )
+
+
+def test_summary_comment_lists_unplaced_findings_and_fits(make_finding: FindingFactory) -> None:
+    finding = make_finding(title="Pipe | in title")
+    review = make_review(finding)
+    body = summary_comment(review, "abc123", ((finding, "over the limit"),), render_stub)
+    assert body.startswith("<!-- code-guard:summary -->\n## Report")
+    assert "| 🟠 High | `app/db.py:10` | Pipe \\| in title | over the limit |" in body
+    assert body.endswith("<sub>Updated for commit abc123 by Ninja Code Guard.</sub>")
+    huge = summary_comment(review, "abc123", (), lambda r: "x" * 100_000)
+    assert len(huge) == 65_536 and huge.endswith("Ninja Code Guard.</sub>")
