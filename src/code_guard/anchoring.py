@@ -10,16 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from code_guard.diff import Change
+from code_guard.diff import Change, FileChange
 
 
 def _squash(text: str) -> str:
     return "".join(text.split())
 
 
+def resolve_file(change: Change, file_path: str) -> FileChange | None:
+    """The changed file a model means by ``file_path``: as given, else without a ``./`` or
+    git's ``b/`` prefix (only when no file has the name as given)."""
+    for candidate in (file_path, file_path.removeprefix("./"), file_path.removeprefix("b/")):
+        file = change.file(candidate)
+        if file is not None:
+            return file
+    return None
+
+
 def anchor_line(change: Change, file_path: str, quote: str, hint: int) -> int | None:
     """Return the added line of ``file_path`` that ``quote`` designates, or None."""
-    file = change.file(file_path.removeprefix("./").removeprefix("b/"))
+    file = resolve_file(change, file_path)
     if file is None or not file.added:
         return None
     first = next((line for line in quote.splitlines() if line.strip()), "")

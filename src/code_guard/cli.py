@@ -25,7 +25,7 @@ from code_guard.llm import make_llm
 from code_guard.models import AgentState, AgentStatus, Severity
 from code_guard.options import ReviewOptions, build_options, load_config_file
 from code_guard.report import RENDERERS, OutputFormat
-from code_guard.request import ReviewRequest
+from code_guard.request import ReviewRequest, split_lines
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -73,7 +73,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     review.add_argument("--output", type=Path, help="write the report here instead of stdout")
     review.add_argument(
-        "--fail-on", default="none", help="exit 1 on a finding at or above this severity"
+        "--fail-on",
+        help="exit 1 on a finding at or above this severity, or none "
+        "(default: the config file's fail-on, else none)",
     )
     review.add_argument("--paths-ignore", action="append", default=None, metavar="GLOB")
     review.add_argument(
@@ -109,7 +111,7 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
             text = decode_diff(path.read_bytes())
         except OSError:
             continue  # not on disk: the engine rebuilds it from the diff
-        lines = text.splitlines()
+        lines = split_lines(text)
         if all(0 < n <= len(lines) and lines[n - 1] == t for n, t in file.added.items()):
             contents[file.path] = text
         else:
@@ -127,11 +129,15 @@ def _progress(status: AgentStatus) -> None:
 
 
 def _review(args: argparse.Namespace) -> int:
-    try:
-        fail_on = None if args.fail_on.lower() == "none" else Severity.parse(args.fail_on)
-    except ValueError as exc:
-        raise InputError(f"--fail-on: {exc}") from exc
-    extra: dict[str, Any] = {"fail_on": fail_on}
+    extra: dict[str, Any] = {}
+    if args.fail_on is not None:
+        try:
+            flag = args.fail_on.strip().lower()
+            extra["fail_on"] = None if flag == "none" else Severity.parse(flag)
+        except ValueError as exc:
+            raise InputError(f"--fail-on: {exc}") from exc
+    elif not (args.config and "fail_on" in load_config_file(args.config)):
+        extra["fail_on"] = None  # on the command line, findings alone do not fail the run
     if args.paths_ignore:
         extra["paths_ignore"] = tuple(args.paths_ignore)
     if args.all_lines:
@@ -148,6 +154,7 @@ def _review(args: argparse.Namespace) -> int:
         args.output.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+    fail_on = options.fail_on
     return EXIT_FINDINGS if fail_on and review.at_or_above(fail_on) else EXIT_OK
 
 

@@ -142,7 +142,7 @@ def parse_diff(text: str) -> Change:
     try:
         patch = PatchSet(normalized)
     except UnidiffParseError as exc:
-        raise DiffError(f"malformed diff: {exc}") from exc
+        raise DiffError(f"malformed diff: {' '.join(str(exc).split())}") from exc
     if not patch and not _looks_like_header_only(normalized):
         raise DiffError("input has no file changes; expected a unified diff (git diff output)")
     return Change(files=tuple(_file_change(pf) for pf in patch))

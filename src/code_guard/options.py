@@ -86,7 +86,10 @@ def load_config_file(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"config file {path} is not valid YAML: {exc}") from exc
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "parse error"
+        raise ConfigError(f"config file {path} is not valid YAML{where}: {problem}") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):

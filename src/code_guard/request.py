@@ -9,6 +9,14 @@ from types import MappingProxyType
 from code_guard.diff import Change
 
 
+def split_lines(text: str) -> list[str]:
+    """Split ``text`` into lines the way git counts them: on ``\n`` only, ``\r`` dropped."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewRequest:
     """One change to review.
@@ -21,6 +29,14 @@ class ReviewRequest:
     contents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     title: str = ""
     body: str = ""
+
+    def lines_of(self, path: str) -> list[str]:
+        """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).
+
+        Only ``\n`` ends a line: ``str.splitlines`` also splits on form feeds and other
+        separators that git does not, which would shift every line number after them.
+        """
+        return split_lines(self.text_of(path))
 
     def text_of(self, path: str) -> str:
         """The new text of ``path``: given contents, else rebuilt from the diff."""

@@ -39,7 +39,9 @@ def same_issue(a: Finding, b: Finding) -> bool:
         return False
     if b.line_start - a.line_end > MERGE_DISTANCE:
         return False
-    return a.line_start == b.line_start or not set(a.sources) & set(b.sources)
+    # "model" confirms findings of many rules, so sharing it says nothing about sameness.
+    shared = (set(a.sources) & set(b.sources)) - {"model"}
+    return a.line_start == b.line_start or not shared
 
 
 def deduplicate(findings: Iterable[Finding]) -> list[Finding]:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.prompts import build_messages
-from code_guard.anchoring import anchor_line
+from code_guard.anchoring import anchor_line, resolve_file
 from code_guard.diff import FileChange
 from code_guard.errors import ModelError, ToolError
 from code_guard.llm import LLMClient
@@ -121,7 +121,7 @@ class Agent(ABC):
             return None
         if ctx.options.added_lines_only and not file.is_added(hit.line):
             return None
-        lines = ctx.request.text_of(hit.file_path).splitlines()
+        lines = ctx.request.lines_of(hit.file_path)
         anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
         if not self.keep(hit, anchor):
             return None
@@ -166,13 +166,16 @@ class Agent(ABC):
         return _ModelOutcome(kept + own, answer.usage, notes)
 
     def _anchor(self, found: ModelFinding, ctx: AgentContext) -> Finding | None:
-        line = anchor_line(ctx.request.change, found.file_path, found.quote, found.line)
+        file = resolve_file(ctx.request.change, found.file_path)
+        # Only files under review count: a finding on a paths-ignore'd file stays out.
+        if file is None or all(f.path != file.path for f in ctx.files):
+            return None
+        line = anchor_line(ctx.request.change, file.path, found.quote, found.line)
         if line is None:
             return None
-        file_path = found.file_path.removeprefix("./").removeprefix("b/")
         return Finding(
             agent=self.name,
-            file_path=file_path,
+            file_path=file.path,
             line_start=line,
             line_end=line,
             severity=found.severity,
@@ -183,7 +186,7 @@ class Agent(ABC):
             cwe_id=found.cwe_id,
             confidence=found.confidence,
             sources=("model",),
-            anchor_text=ctx.request.change.file(file_path).added[line].strip(),  # type: ignore[union-attr]
+            anchor_text=file.added[line].strip(),
         )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from code_guard.diff import FileChange, render_numbered
 from code_guard.llm import Message
 from code_guard.models import Category, Finding
-from code_guard.request import ReviewRequest
+from code_guard.request import ReviewRequest, split_lines
 
 _MAX_FILE_CHARS = 24_000
 
@@ -44,7 +44,7 @@ def fence(label: str, text: str) -> str:
 
 
 def _numbered_window(text: str, file: FileChange, context: int) -> str:
-    lines = text.splitlines()
+    lines = split_lines(text)
     keep: set[int] = set()
     for hunk in file.hunks:
         lo = max(1, hunk.new_start - context)
@@ -92,5 +92,6 @@ def build_messages(
         if text:
             window = _numbered_window(text, file, context_lines)
             parts.append(fence(f"FILE CONTEXT {file.path}", window))
-    parts.append("Tool candidates:\n" + describe_candidates(candidates))
+    # Candidate lines quote the author's code: they are untrusted too.
+    parts.append("Tool candidates:\n" + fence("CANDIDATES", describe_candidates(candidates)))
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]

@@ -9,7 +9,7 @@ from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.mapping import lookup
 from code_guard.tools.placeholders import is_placeholder_value, is_test_path
 from code_guard.tools.python_taint import PythonTaintTool
-from code_guard.tools.secrets import SecretsTool
+from code_guard.tools.secrets import GUESSING_DETECTORS, SecretsTool
 from code_guard.tools.semgrep import SemgrepTool
 
 
@@ -54,13 +54,8 @@ class SecurityAgent(Agent):
         info = lookup(hit.tool, hit.rule)
         if info is None or info.category is not Category.HARDCODED_SECRET:
             return True
-        if hit.tool == "detect-secrets" and hit.rule not in _GUESSING_DETECTORS:
+        if hit.tool == "detect-secrets" and hit.rule not in GUESSING_DETECTORS:
             return True
         # In tests, a secret-looking name holds a fixture, not a credential.
         return not is_test_path(hit.file_path) and not is_placeholder_value(line)
 
-
-# Secret detectors that guess from a variable's name or a string's entropy, not a token format.
-_GUESSING_DETECTORS = frozenset(
-    {"Secret Keyword", "Base64 High Entropy String", "Hex High Entropy String"}
-)

@@ -112,6 +112,7 @@ def to_sarif(review: Review) -> dict[str, Any]:
                     "verdict": review.verdict.value,
                     "healthScore": review.health_score,
                     "staticOnly": review.static_only,
+                    "staticOnlyReason": review.static_only_reason,
                 },
             }
         ],

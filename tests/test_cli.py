@@ -1,0 +1,276 @@
+"""Tests of the command line: exit codes, one-line errors, output formats, stdin and --root.
+
+``main(argv)`` runs in-process; one test runs ``python -m code_guard`` to prove the entry point.
+Most diffs touch plain-text files, which only detect-secrets (in-process) reads.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
+
+from code_guard.cli import main
+from code_guard.models import Review, Verdict
+
+SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
+
+SECRET_DIFF = (
+    "diff --git a/deploy.env b/deploy.env\nnew file mode 100644\n--- /dev/null\n"
+    '+++ b/deploy.env\n@@ -0,0 +1,2 @@\n+REGION=eu-west-1\n+AWS_KEY="AKIAIOSFODNN7EXAMPLE"\n'
+)
+CLEAN_DIFF = "--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+Remember the milk.\n"
+
+# app.py adds "import os"; its use on line 10 is outside the diff's context.
+ON_DISK = (
+    "import os\nimport json\n\n\ndef a():\n    return json\n\n\ndef cwd():\n"
+    "    return os.getcwd()\n"
+)
+ROOT_DIFF = "--- a/app.py\n+++ b/app.py\n@@ -1,3 +1,4 @@\n+import os\n import json\n \n \n"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    """Run the CLI; return its exit code, stdout and stderr."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_error_line(err: str, *words: str) -> None:
+    assert err.count("\n") == 1, err
+    assert err.startswith("code-guard: error: ")
+    assert "Traceback" not in err
+    assert all(w in err for w in words), err
+
+
+# --- exit codes -------------------------------------------------------------------------
+
+
+def test_review_prints_findings_and_exits_0(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    code, out, err = run(capsys, "review", diff, "--agents", "security", "--root", tmp_path)
+    assert code == 0
+    assert out.startswith(
+        "deploy.env:2: critical hardcoded_secret: Possible hard-coded secret (AWS Access Key)."
+    )
+    assert "code-guard: static analysis only: no model is configured" in err
+    assert "code-guard: security agent ok in " in err
+
+
+def test_fail_on_high_exits_1_on_a_high_finding(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    argv = ("review", diff, "--agents", "security", "--fail-on", "high", "-q")
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (1, "")
+    assert "critical hardcoded_secret" in out
+
+
+def test_fail_on_high_exits_0_on_a_clean_change(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", CLEAN_DIFF)
+    code, out, _ = run(capsys, "review", diff, "--fail-on", "HIGH", "-q")
+    assert code == 0
+    assert out.startswith("verdict: approve")
+
+
+def test_config_file_fail_on_is_honoured(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    config = write(tmp_path, "guard.yml", "fail-on: high\nagents: security\n")
+    code, _, _ = run(capsys, "review", diff, "--config", config, "-q")
+    assert code == 1
+
+
+# --- usage errors: exit 2 and one line ------------------------------------------------------
+
+
+def test_missing_diff_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "review", tmp_path / "nope.diff")
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, "cannot read diff", "nope.diff", "No such file or directory")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("this is not a diff\n", ("expected a unified diff",)),
+        ("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n x\n", ("malformed diff",)),
+    ],
+)
+def test_malformed_diff(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, words: tuple[str, ...]
+) -> None:
+    code, _, err = run(capsys, "review", write(tmp_path, "bad.diff", text))
+    assert code == 2
+    assert_one_error_line(err, *words)
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (("--fail-on", "severe"), ("--fail-on", "unknown severity 'severe'")),
+        (("--min-confidence", "high"), ("invalid float value",)),
+        (("--min-confidence", "1.5"), ("invalid option min_confidence",)),
+        (("--agents", "security,linting"), ("invalid option agents",)),
+        (("--format", "html"), ("invalid choice: 'html'",)),
+    ],
+)
+def test_bad_flags(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    flags: tuple[str, ...],
+    words: tuple[str, ...],
+) -> None:
+    diff = write(tmp_path, "change.diff", CLEAN_DIFF)
+    code, out, err = run(capsys, "review", diff, *flags)
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, *words)
+
+
+@pytest.mark.parametrize(
+    ("config", "words"),
+    [
+        ("agents: [security]\nsevere: true\n", ("guard.yml", "unknown option 'severe'")),
+        ("- just\n- a list\n", ("guard.yml", "must hold a mapping of options")),
+        ("min-confidence: lots\n", ("invalid option min_confidence",)),
+        pytest.param(
+            "fail-on: [high\nmodel: x\n",
+            ("guard.yml", "is not valid YAML"),
+        ),
+    ],
+)
+def test_bad_config_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, config: str, words: tuple[str, ...]
+) -> None:
+    diff = write(tmp_path, "change.diff", CLEAN_DIFF)
+    path = write(tmp_path, "guard.yml", config)
+    code, out, err = run(capsys, "review", diff, "--config", path)
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, *words)
+
+
+def test_missing_config_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", CLEAN_DIFF)
+    code, _, err = run(capsys, "review", diff, "--config", tmp_path / "none.yml")
+    assert code == 2
+    assert_one_error_line(err, "cannot read config file", "none.yml")
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys)
+    assert code == 2
+    assert_one_error_line(err, "required: command")
+
+
+# --- output formats ----------------------------------------------------------------------
+
+
+def test_json_output_parses_as_a_review(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    code, out, _ = run(capsys, "review", diff, "--agents", "security", "--format", "json", "-q")
+    review = Review.model_validate_json(out)
+    assert code == 0
+    assert review.verdict is Verdict.REQUEST_CHANGES
+    assert [(f.file_path, f.line_start) for f in review.findings] == [("deploy.env", 2)]
+    assert review.static_only
+
+
+def test_sarif_output_validates(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    code, out, _ = run(capsys, "review", diff, "--agents", "security", "--format", "sarif", "-q")
+    log = json.loads(out)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert list(Draft4Validator(schema).iter_errors(log)) == []
+    assert code == 0
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["code-guard/hardcoded_secret"]
+
+
+def test_output_file_instead_of_stdout(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", CLEAN_DIFF)
+    report = tmp_path / "out" / "review.md"
+    report.parent.mkdir()
+    code, out, _ = run(capsys, "review", diff, "--format", "markdown", "--output", report, "-q")
+    assert (code, out) == (0, "")
+    assert report.read_text(encoding="utf-8").startswith("## Ninja Code Guard review\n")
+
+
+def test_paths_ignore_flag_skips_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF + CLEAN_DIFF)
+    argv = ("review", diff, "--paths-ignore", "*.env", "--format", "json", "-q")
+    code, out, _ = run(capsys, *argv)
+    review = Review.model_validate_json(out)
+    assert code == 0
+    assert review.findings == ()
+    assert [(s.path, s.reason) for s in review.files_not_reviewed] == [
+        ("deploy.env", "matches paths-ignore")
+    ]
+
+
+# --- --root -------------------------------------------------------------------------------
+
+
+def unused_imports(out: str) -> list[int]:
+    review = Review.model_validate_json(out)
+    return [f.line_start for f in review.findings if "ruff:F401" in f.sources]
+
+
+def test_root_contents_are_used_when_they_match_the_diff(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", ROOT_DIFF)
+    root = tmp_path / "checkout"
+    write(root, "app.py", ON_DISK)
+    argv = ("review", diff, "--root", root, "--agents", "style", "--format", "json")
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    assert unused_imports(out) == []  # `os` is used on line 10, which only the disk shows
+    assert "does not match the diff" not in err
+
+
+def test_root_contents_that_differ_fall_back_to_the_diff(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", ROOT_DIFF)
+    root = tmp_path / "checkout"
+    write(root, "app.py", ON_DISK.replace("import os", "import sys", 1))
+    argv = ("review", diff, "--root", root, "--agents", "style", "--format", "json")
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    assert unused_imports(out) == [1]  # rebuilt from the diff, line 10 is blank
+    assert f"code-guard: note: app.py under {root} does not match the diff" in err
+
+
+# --- the entry point -------------------------------------------------------------------------
+
+
+def test_python_m_code_guard_reads_the_diff_from_stdin(tmp_path: Path) -> None:
+    argv = ["review", "-", "--agents", "security", "--format", "json", "--fail-on", "critical"]
+    proc = subprocess.run(  # noqa: S603 - fixed argv
+        [sys.executable, "-m", "code_guard", *argv],
+        input=SECRET_DIFF.encode(),
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    review = Review.model_validate_json(proc.stdout)
+    assert [f.file_path for f in review.findings] == ["deploy.env"]
+    assert b"Traceback" not in proc.stderr

@@ -1,0 +1,308 @@
+"""Tests of the renderers: exact text and markdown, JSON round trips, schema-valid SARIF."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
+
+from code_guard.models import (
+    AgentName,
+    AgentState,
+    AgentStatus,
+    Category,
+    Finding,
+    Review,
+    Severity,
+    SkippedFile,
+    Usage,
+    Verdict,
+)
+from code_guard.report import RENDERERS, OutputFormat
+from code_guard.report.json import render_json
+from code_guard.report.markdown import render_markdown
+from code_guard.report.sarif import render_sarif
+from code_guard.report.text import render_text
+
+SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
+NO_MODEL = "no model is configured (set --model, or the action's `model` input)"
+
+SQL = Finding(
+    agent=AgentName.SECURITY,
+    file_path="app/db.py",
+    line_start=12,
+    line_end=13,
+    severity=Severity.HIGH,
+    category=Category.SQL_INJECTION,
+    title="SQL built from request data | unsafe",
+    description="The query concatenates `name`.",
+    suggested_fix='cur.execute("SELECT * FROM t WHERE n = %s", (name,))',
+    cwe_id="CWE-89",
+    confidence=0.85,
+    sources=("bandit:B608", "model"),
+    anchor_text='cur.execute("SELECT * FROM t WHERE n = " + name)',
+)
+UNUSED = Finding(
+    agent=AgentName.STYLE,
+    file_path="app/util.py",
+    line_start=3,
+    line_end=3,
+    severity=Severity.LOW,
+    category=Category.UNUSED_CODE,
+    title="`os` imported but unused",
+    description="`os` imported but unused",
+    cwe_id="CWE-1164",
+    confidence=0.8,
+    sources=("ruff:F401",),
+    anchor_text="import os",
+)
+FAILED_PERFORMANCE = AgentStatus(
+    agent=AgentName.PERFORMANCE,
+    state=AgentState.FAILED,
+    reason="model gpt-4o-mini failed: 503 overloaded",
+    tools=("ruff", "python-ast"),
+    model="gpt-4o-mini",
+    duration_ms=800,
+    notes=("tool findings are reported unconfirmed",),
+)
+REVIEW = Review(
+    findings=(SQL, UNUSED),
+    health_score=80,
+    verdict=Verdict.REQUEST_CHANGES,
+    summary="2 finding(s): 1 high, 1 low. Incomplete: the performance agent(s) failed, "
+    "see agent status.",
+    agents=(
+        AgentStatus(
+            agent=AgentName.SECURITY,
+            state=AgentState.OK,
+            tools=("bandit", "detect-secrets", "python-taint"),
+            model="gpt-4o-mini",
+            usage=Usage(prompt_tokens=1000, completion_tokens=200, cost_usd=0.0012),
+            duration_ms=1200,
+        ),
+        FAILED_PERFORMANCE,
+        AgentStatus(
+            agent=AgentName.STYLE,
+            state=AgentState.OK,
+            tools=("ruff",),
+            model="gpt-4o-mini",
+            duration_ms=400,
+            notes=("model rejected 1 tool candidate(s) as false positives",),
+        ),
+    ),
+    usage=Usage(prompt_tokens=2000, completion_tokens=300, cost_usd=0.0025),
+    duration_ms=2500,
+    static_only=False,
+    files_reviewed=("app/db.py", "app/util.py"),
+    files_not_reviewed=(SkippedFile(path="logo.png", reason="binary file"),),
+)
+STATIC_CLEAN = Review(
+    findings=(),
+    health_score=100,
+    verdict=Verdict.APPROVE,
+    summary=f"No findings. Static analysis only: {NO_MODEL}.",
+    agents=(
+        AgentStatus(
+            agent=AgentName.SECURITY, state=AgentState.OK, tools=("bandit",), duration_ms=5
+        ),
+    ),
+    static_only=True,
+    static_only_reason=NO_MODEL,
+    files_reviewed=("a.py",),
+)
+FAILED_CLEAN = Review(
+    findings=(),
+    health_score=100,
+    verdict=Verdict.COMMENT,
+    summary="No findings. Incomplete: the performance agent(s) failed, see agent status.",
+    agents=(FAILED_PERFORMANCE,),
+    static_only=False,
+)
+
+# --- text -----------------------------------------------------------------------------
+
+
+def test_text_of_a_review_with_findings() -> None:
+    assert render_text(REVIEW) == (
+        "app/db.py:12: high sql_injection: SQL built from request data | unsafe "
+        "[bandit:B608, model]\n"
+        "app/util.py:3: low unused_code: `os` imported but unused [ruff:F401]\n"
+        "agent performance failed: model gpt-4o-mini failed: 503 overloaded\n"
+        "not reviewed: logo.png (binary file)\n"
+        "verdict: request_changes  health: 80/100  2 finding(s): 1 high, 1 low. "
+        "Incomplete: the performance agent(s) failed, see agent status.\n"
+    )
+
+
+def test_text_of_a_static_only_review() -> None:
+    assert render_text(STATIC_CLEAN) == (
+        f"verdict: approve  health: 100/100  No findings. Static analysis only: {NO_MODEL}.\n"
+    )
+
+
+# --- markdown -------------------------------------------------------------------------
+
+SEVERITY_HEAD = "| 🔴 critical | 🟠 high | 🟡 medium | 🔵 low | ⚪ info |\n|---|---|---|---|---|\n"
+AGENTS_HEAD = "| Agent | State | Tools | Model | Time | Notes |\n|---|---|---|---|---|---|\n"
+
+
+def test_markdown_of_a_review_with_findings() -> None:
+    assert render_markdown(REVIEW) == (
+        "## Ninja Code Guard review\n"
+        "\n"
+        "**Verdict:** ⛔ Request changes · **Health score:** 80/100\n"
+        "\n"
+        "2 finding(s): 1 high, 1 low. Incomplete: the performance agent(s) failed, see agent "
+        "status.\n"
+        "\n"
+        "> [!WARNING]\n"
+        "> This review is incomplete: performance failed. No findings from an agent that failed "
+        "does not mean its area is clean.\n"
+        "\n"
+        f"{SEVERITY_HEAD}"
+        "| 0 | 1 | 0 | 1 | 0 |\n"
+        "\n"
+        "### Findings\n"
+        "\n"
+        "| Severity | Location | Category | Finding | Confidence | Sources |\n"
+        "|---|---|---|---|---|---|\n"
+        "| 🟠 high | `app/db.py:12` | sql_injection | SQL built from request data \\| unsafe | "
+        "0.85 | bandit:B608, model |\n"
+        "| 🔵 low | `app/util.py:3` | unused_code | `os` imported but unused | 0.80 | "
+        "ruff:F401 |\n"
+        "\n"
+        "### Files not reviewed\n"
+        "\n"
+        "- `logo.png`: binary file\n"
+        "\n"
+        "### Agents\n"
+        "\n"
+        f"{AGENTS_HEAD}"
+        "| security | ok | bandit, detect-secrets, python-taint | gpt-4o-mini | 1200 ms | — |\n"
+        "| performance | failed | ruff, python-ast | gpt-4o-mini | 800 ms | model gpt-4o-mini "
+        "failed: 503 overloaded; tool findings are reported unconfirmed |\n"
+        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool candidate(s) as "
+        "false positives |\n"
+        "\n"
+        "<sub>2 file(s) reviewed in 2500 ms · tokens: 2000 in / 300 out · cost: $0.0025</sub>\n"
+    )
+
+
+def test_markdown_of_a_static_only_review() -> None:
+    assert render_markdown(STATIC_CLEAN) == (
+        "## Ninja Code Guard review\n"
+        "\n"
+        "**Verdict:** ✅ Approve · **Health score:** 100/100\n"
+        "\n"
+        f"No findings. Static analysis only: {NO_MODEL}.\n"
+        "\n"
+        "> [!NOTE]\n"
+        f"> Static analysis only — {NO_MODEL}. Findings come from the static tools without "
+        "model confirmation.\n"
+        "\n"
+        f"{SEVERITY_HEAD}"
+        "| 0 | 0 | 0 | 0 | 0 |\n"
+        "\n"
+        "### Agents\n"
+        "\n"
+        f"{AGENTS_HEAD}"
+        "| security | ok | bandit | none | 5 ms | — |\n"
+        "\n"
+        "<sub>1 file(s) reviewed in 0 ms · tokens: 0 in / 0 out · cost: $0.0000</sub>\n"
+    )
+
+
+def test_markdown_limit_says_how_many_are_left_out() -> None:
+    text = render_markdown(REVIEW, limit=1)
+    assert "`app/db.py:12`" in text
+    assert "`app/util.py:3`" not in text
+    assert "\n\n…and 1 more (see the JSON or SARIF output).\n\n### Files not reviewed" in text
+
+
+# --- JSON -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("review", [REVIEW, STATIC_CLEAN, FAILED_CLEAN])
+def test_json_round_trips(review: Review) -> None:
+    assert Review.model_validate_json(render_json(review)) == review
+
+
+def test_json_of_a_static_only_review_says_why() -> None:
+    data = json.loads(render_json(STATIC_CLEAN))
+    assert (data["static_only"], data["static_only_reason"]) == (True, NO_MODEL)
+
+
+# --- SARIF ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sarif_validator() -> Draft4Validator:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    Draft4Validator.check_schema(schema)
+    return Draft4Validator(schema)
+
+
+def sarif(review: Review, validator: Draft4Validator) -> dict[str, Any]:
+    log: dict[str, Any] = json.loads(render_sarif(review))
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
+    assert errors == []
+    return log
+
+
+def test_the_validator_rejects_invalid_sarif(sarif_validator: Draft4Validator) -> None:
+    log = json.loads(render_sarif(REVIEW))
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    assert not sarif_validator.is_valid(log)
+
+
+def test_sarif_with_findings(sarif_validator: Draft4Validator) -> None:
+    (run,) = sarif(REVIEW, sarif_validator)["runs"]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert rules == ["code-guard/sql_injection", "code-guard/unused_code"]
+    first, second = run["results"]
+    assert (first["ruleId"], first["ruleIndex"], first["level"]) == (
+        "code-guard/sql_injection",
+        0,
+        "error",
+    )
+    assert (second["ruleIndex"], second["level"]) == (1, "note")
+    assert first["message"]["text"] == f"{SQL.title}\n\n{SQL.description}"
+    assert second["message"]["text"] == UNUSED.title  # description repeats the title
+    region = first["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 12, "endLine": 13}
+    assert first["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
+    assert first["properties"]["security-severity"] == "8.0"
+    assert first["properties"]["tags"] == ["CWE-89"]
+
+
+def test_sarif_without_findings(sarif_validator: Draft4Validator) -> None:
+    (run,) = sarif(STATIC_CLEAN, sarif_validator)["runs"]
+    assert (run["results"], run["tool"]["driver"]["rules"]) == ([], [])
+    assert run["invocations"][0]["executionSuccessful"] is True
+    assert run["properties"]["staticOnly"] is True
+
+
+def test_sarif_with_a_failed_agent(sarif_validator: Draft4Validator) -> None:
+    (run,) = sarif(FAILED_CLEAN, sarif_validator)["runs"]
+    (invocation,) = run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"] == [
+        {
+            "level": "error",
+            "message": {
+                "text": "performance agent failed: model gpt-4o-mini failed: 503 overloaded"
+            },
+        }
+    ]
+
+
+def test_sarif_of_a_static_only_review_says_why() -> None:
+    assert NO_MODEL in render_sarif(STATIC_CLEAN)
+
+
+def test_every_output_format_has_a_renderer() -> None:
+    assert set(RENDERERS) == set(OutputFormat)
+    assert all(RENDERERS[f](REVIEW).endswith("\n") for f in OutputFormat)
