@@ -15,11 +15,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PYTHONSAFEPATH=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PIP_NO_CACHE_DIR=1
+    PIP_NO_CACHE_DIR=1 \
+    LITELLM_LOCAL_MODEL_COST_MAP=True \
+    CODE_GUARD_DATASET=/opt/code-guard/dataset
 
 WORKDIR /opt/code-guard
 COPY pyproject.toml README.md ./
 COPY src ./src
+# The bundled eval dataset, for `mode: eval` without a `dataset` input.
+COPY dataset/*.json ./dataset/
 # Dependencies come from the package metadata (pyproject.toml), pinned there.
 RUN pip install --no-cache-dir . \
     && rm -rf /opt/code-guard/src /opt/code-guard/build

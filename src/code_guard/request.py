@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from code_guard.diff import Change
+from code_guard.rebuild import scaffold_python
 
 
 def split_lines(text: str) -> list[str]:
@@ -43,4 +44,7 @@ class ReviewRequest:
         if path in self.contents:
             return self.contents[path]
         file = self.change.file(path)
-        return file.rebuild() if file else ""
+        if file is None:
+            return ""
+        text = file.rebuild()
+        return scaffold_python(text, file) if path.endswith(".py") else text

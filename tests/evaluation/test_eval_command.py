@@ -144,8 +144,24 @@ def test_merge_command_equals_merge_results(
     assert "| **Micro** (pooled TP/FP/FN) | 1.000 | 0.200 | 0.333 |" in out
 
 
-def test_default_dataset_is_the_checkouts(tmp_path: Path) -> None:
+def test_default_dataset_is_the_checkouts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CODE_GUARD_DATASET", raising=False)
+    monkeypatch.chdir(tmp_path)
     assert Path(__file__).resolve().parents[2] / "dataset" == BUNDLED_DATASET
     assert bundled_dataset(tmp_path) == tmp_path
     with pytest.raises(DatasetError, match=r"no bundled dataset at .*: pass --dataset DIR$"):
         bundled_dataset(tmp_path / "dataset")
+    (tmp_path / "dataset").mkdir()
+    assert bundled_dataset(tmp_path / "missing") == tmp_path / "dataset"  # ./dataset fallback
+
+
+def test_image_dataset_comes_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODE_GUARD_DATASET", str(tmp_path))
+    assert bundled_dataset() == tmp_path
+    monkeypatch.setenv("CODE_GUARD_DATASET", str(tmp_path / "absent"))
+    with pytest.raises(DatasetError, match="absent"):
+        bundled_dataset()

@@ -241,11 +241,13 @@ def test_eval_mode_reports_metrics(github: GitHubStandIn, workspace: Path) -> No
     assert run.summary == "## Eval\n"
     [call] = fakes.eval_calls
     assert (call["dataset"], call["jobs"], call["min_f1"], call["baseline"]) == (
-        workspace / "dataset",
+        None,  # the bundled dataset
         2,
         0.5,
         None,
     )
+    run_action(github, workspace, fakes, mode="eval", dataset="evals/cases")
+    assert fakes.eval_calls[-1]["dataset"] == workspace / "evals/cases"
     fakes.outcome = outcome(passed=False, failure="F1 0.61 < 0.70", errors=1)
     run = run_action(github, workspace, fakes, mode="eval")
     assert run.code == 1

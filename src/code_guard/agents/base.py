@@ -34,7 +34,7 @@ from code_guard.models import (
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
-from code_guard.tools.mapping import lookup
+from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
 
 _PROMPT_BUDGET_CHARS = 80_000
 
@@ -72,12 +72,13 @@ class Agent(ABC):
         """Review the change; never raises for tool or model failures."""
         started = time.perf_counter()
         tools = self.tools()
-        candidates, errors = await self._run_tools(ctx, tools)
-        findings, usage, notes = candidates, Usage(), []
+        candidates, errors, notes = await self._run_tools(ctx, tools)
+        findings, usage = candidates, Usage()
         if ctx.llm is not None:
             try:
                 outcome = await self._model_pass(ctx, ctx.llm, candidates)
-                findings, usage, notes = outcome.findings, outcome.usage, outcome.notes
+                findings, usage = outcome.findings, outcome.usage
+                notes.extend(outcome.notes)
             except ModelError as exc:
                 errors.append(f"model {ctx.llm.model} failed: {exc}")
                 notes.append("tool findings are reported unconfirmed")
@@ -95,17 +96,23 @@ class Agent(ABC):
 
     async def _run_tools(
         self, ctx: AgentContext, tools: Sequence[Tool]
-    ) -> tuple[list[Finding], list[str]]:
+    ) -> tuple[list[Finding], list[str], list[str]]:
+        """Run every tool; return the findings, the tools' errors, and notes for the user."""
         results = await asyncio.gather(
             *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
         )
         findings: list[Finding] = []
         errors: list[str] = []
+        unparsed: set[str] = set()
         for hits, error in results:
             findings.extend(f for hit in hits if (f := self._finding(hit, ctx)) is not None)
+            unparsed.update(h.file_path for h in hits if h.rule == UNPARSABLE_RULE)
             if error:
                 errors.append(error)
-        return findings, errors
+        # A file the analysers cannot parse yields no findings: say so rather than look clean.
+        notes = [f"could not parse {path}: static findings there may be missing" for path in
+                 sorted(unparsed)]  # fmt: skip
+        return findings, errors, notes
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         paths = [f.path for f in ctx.files if tool.applies_to(f.path)]

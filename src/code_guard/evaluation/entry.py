@@ -8,6 +8,7 @@ the ``min-f1`` quality gate.
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,14 +28,19 @@ BUNDLED_DATASET = Path(__file__).resolve().parents[3] / "dataset"
 
 
 def bundled_dataset(path: Path = BUNDLED_DATASET) -> Path:
-    """The dataset shipped in the repository, or ``DatasetError`` when not in a checkout.
+    """The bundled dataset: ``$CODE_GUARD_DATASET`` (set in the action's image), else the
+    checkout this package runs from, else ``./dataset``; ``DatasetError`` when none exists.
 
-    An installed package (``pip install .``) has no dataset next to it: pass ``--dataset``.
+    An installed package (``pip install .``) has no dataset next to it, hence the fallbacks.
     """
-    if path.is_dir():
-        return path
+    env = os.environ.get("CODE_GUARD_DATASET")
+    candidates = [Path(env)] if env else [path, Path.cwd() / "dataset"]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
     raise DatasetError(
-        f"no bundled dataset at {path} (not running from a checkout?): pass --dataset DIR"
+        f"no bundled dataset at {candidates[0]} (not running from a checkout?): "
+        "pass --dataset DIR"
     )
 
 

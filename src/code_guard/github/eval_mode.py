@@ -14,14 +14,14 @@ from code_guard.github.services import Services
 from code_guard.github.workflow import command, write_outputs, write_step_summary
 
 RESULTS_NAME = "code-guard-eval.json"
-DEFAULT_DATASET = "dataset"  # where this repository keeps its labelled cases
 
 
 def run(inputs: ActionInputs, runner: RunnerEnv, services: Services, out: TextIO) -> int:
     """Run the eval; return 0 when it passed its gate, 1 when it did not."""
     options = build_review_options(inputs, runner.workspace)
     outcome = services.run_eval(
-        dataset=runner.workspace / (inputs.dataset or DEFAULT_DATASET),
+        # No input: the dataset bundled in the image ($CODE_GUARD_DATASET).
+        dataset=runner.workspace / inputs.dataset if inputs.dataset else None,
         options=options,
         jobs=inputs.jobs,
         min_f1=inputs.min_f1,

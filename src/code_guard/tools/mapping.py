@@ -230,6 +230,8 @@ TABLES: dict[str, dict[str, RuleInfo | None]] = {
 }
 
 UNMAPPED = RuleInfo(C.OTHER, S.LOW, _LOW)
+# The rule ruff reports for a file it cannot parse (ignored above, but noted by the agent).
+UNPARSABLE_RULE = "invalid-syntax"
 
 
 def lookup(tool: str, rule: str) -> RuleInfo | None:
