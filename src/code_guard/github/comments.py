@@ -14,6 +14,7 @@ import textwrap
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
 from code_guard.models import Finding, Severity
+from code_guard.report.markdown import SEVERITY_ICON
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
 _FP_RE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
@@ -22,13 +23,7 @@ _STRING_RE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _BARE_WORDS_RE = re.compile(r"\b[A-Za-z]+ [A-Za-z]+ [A-Za-z]+ [A-Za-z]+\b")
 _TRUNCATED = "\n\n*(truncated to fit GitHub's comment size limit)*"
 
-BADGES = {
-    Severity.CRITICAL: "🔴 Critical",
-    Severity.HIGH: "🟠 High",
-    Severity.MEDIUM: "🟡 Medium",
-    Severity.LOW: "🔵 Low",
-    Severity.INFO: "⚪ Info",
-}
+BADGES = {s: f"{SEVERITY_ICON[s]} {s.value.capitalize()}" for s in Severity}
 
 
 def fingerprint_marker(fingerprint: str) -> str:

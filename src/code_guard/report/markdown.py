@@ -12,7 +12,7 @@ _VERDICT = {
     Verdict.COMMENT: "💬 Comment",
     Verdict.REQUEST_CHANGES: "⛔ Request changes",
 }
-_ICON = {
+SEVERITY_ICON = {
     Severity.CRITICAL: "🔴",
     Severity.HIGH: "🟠",
     Severity.MEDIUM: "🟡",
@@ -29,7 +29,7 @@ def cell(text: str) -> str:
 def severity_table(findings: Sequence[Finding]) -> str:
     """A one-row table counting findings per severity."""
     counts = Counter(f.severity for f in findings)
-    head = " | ".join(f"{_ICON[s]} {s.value}" for s in Severity)
+    head = " | ".join(f"{SEVERITY_ICON[s]} {s.value}" for s in Severity)
     row = " | ".join(str(counts[s]) for s in Severity)
     return f"| {head} |\n|{'---|' * len(Severity)}\n| {row} |"
 
@@ -38,8 +38,9 @@ def findings_table(findings: Sequence[Finding], limit: int | None = None) -> str
     """One row per finding (up to ``limit``), with a note of how many were left out."""
     shown = findings if limit is None else findings[:limit]
     rows = [
-        f"| {_ICON[f.severity]} {f.severity.value} | `{cell(f.file_path)}:{f.line_start}` | "
-        f"{f.category.value} | {cell(f.title)} | {f.confidence:.2f} | "
+        f"| {SEVERITY_ICON[f.severity]} {f.severity.value} | "
+        f"`{cell(f.file_path)}:{f.line_start}` | {f.category.value} | {cell(f.title)} | "
+        f"{f.confidence:.2f} | "
         f"{cell(', '.join(f.sources))} |"
         for f in shown
     ]

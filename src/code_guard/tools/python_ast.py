@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from abc import abstractmethod
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -44,17 +45,23 @@ def dotted(node: ast.AST) -> str:
     return ""
 
 
-class PythonAstTool(Tool):
-    """In-process AST checks; a file that does not parse yields no hits (ruff reports it)."""
+Check = tuple[str, ast.expr | ast.stmt, str]  # rule, the node it is about, message
 
-    name = "python-ast"
+
+class PythonChecker(Tool):
+    """An in-process check over Python's AST. Subclasses implement ``check``; a file that
+    does not parse yields no hits (ruff reports it, and the agent notes it)."""
 
     def applies_to(self, path: str) -> bool:
         """Python files only."""
         return is_python(path)
 
+    @abstractmethod
+    def check(self, tree: ast.Module) -> Iterator[Check]:
+        """Yield (rule, node, message) for every problem in ``tree``."""
+
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Parse each file and run every check."""
+        """Parse each file and run ``check`` over it."""
         hits: list[ToolHit] = []
         for path in paths:
             source = (workspace / path).read_text(encoding="utf-8", errors="replace")
@@ -62,18 +69,23 @@ class PythonAstTool(Tool):
                 tree = ast.parse(source)
             except (SyntaxError, ValueError):
                 continue
-            hits.extend(self._hit(path, rule, node, msg) for rule, node, msg in _checks(tree))
+            hits.extend(
+                ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
+                for rule, node, msg in self.check(tree)
+            )
         return hits
 
-    def _hit(self, path: str, rule: str, node: ast.expr | ast.stmt, message: str) -> ToolHit:
-        end = getattr(node, "end_lineno", None) or node.lineno
-        return ToolHit(self.name, rule, path, node.lineno, end, message)
 
+class PythonAstTool(PythonChecker):
+    """N+1 queries, blocking calls in ``async def``, and module-level caches that only grow."""
 
-def _checks(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
-    yield from _n_plus_one(tree)
-    yield from _blocking_in_async(tree)
-    yield from _unbounded_caches(tree)
+    name = "python-ast"
+
+    def check(self, tree: ast.Module) -> Iterator[Check]:
+        """Run the three performance checks."""
+        yield from _n_plus_one(tree)
+        yield from _blocking_in_async(tree)
+        yield from _unbounded_caches(tree)
 
 
 def _is_query_call(call: ast.Call) -> bool:
@@ -93,7 +105,7 @@ def _loop_bodies(tree: ast.AST) -> Iterator[ast.AST]:
             yield node.value
 
 
-def _n_plus_one(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+def _n_plus_one(tree: ast.Module) -> Iterator[Check]:
     seen: set[int] = set()
     for body in _loop_bodies(tree):
         for node in ast.walk(body):
@@ -109,7 +121,7 @@ def _n_plus_one(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, st
                 )
 
 
-def _blocking_in_async(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+def _blocking_in_async(tree: ast.Module) -> Iterator[Check]:
     for func in ast.walk(tree):
         if not isinstance(func, ast.AsyncFunctionDef):
             continue
@@ -140,7 +152,7 @@ def _own_nodes(func: ast.AsyncFunctionDef) -> Iterator[ast.AST]:
         )
 
 
-def _unbounded_caches(tree: ast.Module) -> Iterator[tuple[str, ast.expr | ast.stmt, str]]:
+def _unbounded_caches(tree: ast.Module) -> Iterator[Check]:
     containers = {
         target.id: stmt
         for stmt in tree.body

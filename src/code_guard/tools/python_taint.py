@@ -11,11 +11,9 @@ flow, so it misses some issues but rarely cries wolf.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator
 
-from code_guard.tools.base import Tool, ToolHit, is_python
-from code_guard.tools.python_ast import dotted
+from code_guard.tools.python_ast import Check, PythonChecker, dotted
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
@@ -60,32 +58,17 @@ _GUARDS = {
 }
 
 
-class PythonTaintTool(Tool):
+class PythonTaintTool(PythonChecker):
     """Flags request data flowing, within one function, into an injection-prone call."""
 
     name = "python-taint"
 
-    def applies_to(self, path: str) -> bool:
-        """Python files only."""
-        return is_python(path)
-
-    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Check every function of every file."""
-        hits: list[ToolHit] = []
-        for path in paths:
-            source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-            try:
-                tree = ast.parse(source)
-            except (SyntaxError, ValueError):
-                continue
-            for func in ast.walk(tree):
-                if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
-                    hits.extend(
-                        ToolHit(self.name, f"taint-{category}", path, node.lineno,
-                                node.end_lineno or node.lineno, message)
-                        for category, node, message in _function_hits(func)
-                    )  # fmt: skip
-        return hits
+    def check(self, tree: ast.Module) -> Iterator[Check]:
+        """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
+        for func in ast.walk(tree):
+            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                for category, node, message in _function_hits(func):
+                    yield f"taint-{category}", node, message
 
 
 def _is_route(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
