@@ -8,6 +8,7 @@ from code_guard.tools.bandit import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.mapping import lookup
 from code_guard.tools.placeholders import is_placeholder_value, is_test_path
+from code_guard.tools.python_settings import PythonSettingsTool
 from code_guard.tools.python_taint import PythonTaintTool
 from code_guard.tools.secrets import GUESSING_DETECTORS, SecretsTool
 from code_guard.tools.semgrep import SemgrepTool
@@ -39,8 +40,15 @@ class SecurityAgent(Agent):
     )
 
     def tools(self) -> tuple[Tool, ...]:
-        """Bandit and taint checks for Python, semgrep rules for JS/TS/Go, secrets for all."""
-        return (BanditTool(), SecretsTool(), PythonTaintTool(), SemgrepTool(self.categories))
+        """Bandit, taint and settings checks for Python, semgrep rules for JS/TS/Go, and
+        secrets for every file."""
+        return (
+            BanditTool(),
+            SecretsTool(),
+            PythonTaintTool(),
+            PythonSettingsTool(),
+            SemgrepTool(self.categories),
+        )
 
     def keep(self, hit: ToolHit, line: str) -> bool:
         """Drop asserts in tests, and name- or entropy-based secret guesses in tests or on

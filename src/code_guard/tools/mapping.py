@@ -170,6 +170,8 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "n-plus-one": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, 0.7),
     "blocking-in-async": RuleInfo(C.BLOCKING_IO, S.MEDIUM, 0.7),
     "unbounded-cache": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, 0.5, "CWE-401"),
+    "linear-scan-in-loop": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, 0.6, "CWE-1050"),
+    "insecure-setting": RuleInfo(C.INSECURE_CONFIG, S.HIGH, 0.7, "CWE-16"),
     # Request data reaching a dangerous call in the same function (tools/python_taint.py).
     "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
     "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),
@@ -216,6 +218,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-memory-leak-ticker-not-stopped": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
     "go-memory-leak-defer-in-loop": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-772"),
     "go-inefficient-loop-regexp-compile": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _HIGH),
+    "go-inefficient-loop-string-concat": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
     "go-n-plus-one-query-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
     "go-naming-underscore": RuleInfo(C.NAMING, S.INFO, _MED),
 }
@@ -226,6 +229,7 @@ TABLES: dict[str, dict[str, RuleInfo | None]] = {
     "detect-secrets": SECRETS,
     "python-ast": PYTHON_AST,
     "python-taint": PYTHON_AST,
+    "python-settings": PYTHON_AST,
     "semgrep": SEMGREP,
 }
 

@@ -57,8 +57,8 @@ class PythonChecker(Tool):
         return is_python(path)
 
     @abstractmethod
-    def check(self, tree: ast.Module) -> Iterator[Check]:
-        """Yield (rule, node, message) for every problem in ``tree``."""
+    def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
+        """Yield (rule, node, message) for every problem in ``tree``, parsed from ``path``."""
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Parse each file and run ``check`` over it."""
@@ -71,21 +71,23 @@ class PythonChecker(Tool):
                 continue
             hits.extend(
                 ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
-                for rule, node, msg in self.check(tree)
+                for rule, node, msg in self.check(tree, path)
             )
         return hits
 
 
 class PythonAstTool(PythonChecker):
-    """N+1 queries, blocking calls in ``async def``, and module-level caches that only grow."""
+    """N+1 queries, blocking calls in ``async def``, module-level caches that only grow, and
+    linear scans of lists inside loops."""
 
     name = "python-ast"
 
-    def check(self, tree: ast.Module) -> Iterator[Check]:
-        """Run the three performance checks."""
+    def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
+        """Run the performance checks."""
         yield from _n_plus_one(tree)
         yield from _blocking_in_async(tree)
         yield from _unbounded_caches(tree)
+        yield from _linear_scans_in_loops(tree)
 
 
 def _is_query_call(call: ast.Call) -> bool:
@@ -222,3 +224,54 @@ def _mutation(node: ast.AST) -> tuple[str, bool]:
             if node.func.attr in _SHRINKING_METHODS:
                 return receiver.id, False
     return "", False
+
+
+def _list_names(scope: ast.AST) -> set[str]:
+    """Names bound in ``scope`` to a list: ``[]``, ``[...]``, ``list(...)``, a comprehension."""
+    names: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and (
+            isinstance(node.value, ast.List | ast.ListComp)
+            or (isinstance(node.value, ast.Call) and dotted(node.value.func) == "list")
+        ):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _scanned_list(node: ast.AST, lists: set[str]) -> str | None:
+    """The list a membership test or ``next(...)`` search walks, if ``node`` is one."""
+    if isinstance(node, ast.Compare) and any(isinstance(o, ast.In | ast.NotIn) for o in node.ops):
+        right = node.comparators[-1]
+        if isinstance(right, ast.ListComp):
+            return "a list built by a comprehension"
+        if isinstance(right, ast.Name) and right.id in lists:
+            return f"list `{right.id}`"
+    if isinstance(node, ast.Call) and dotted(node.func) == "next" and node.args:
+        gen = node.args[0]
+        if isinstance(gen, ast.GeneratorExp) and gen.generators:
+            source = gen.generators[0].iter
+            if isinstance(source, ast.Name) and source.id in lists:
+                return f"list `{source.id}`"
+    return None
+
+
+def _linear_scans_in_loops(tree: ast.Module) -> Iterator[Check]:
+    """``x in some_list`` or ``next(... for r in some_list ...)`` inside a loop: O(n*m)."""
+    scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    seen: set[int] = set()
+    for scope in scopes:
+        lists = _list_names(scope)
+        for body in _loop_bodies(scope):
+            for node in ast.walk(body):
+                if not isinstance(node, ast.expr) or id(node) in seen:
+                    continue
+                what = _scanned_list(node, lists)
+                if what is None:
+                    continue
+                seen.add(id(node))
+                yield (
+                    "linear-scan-in-loop",
+                    node,
+                    f"Searching {what} on every loop iteration is quadratic; "
+                    "index it once in a set or dict before the loop.",
+                )

@@ -63,7 +63,7 @@ class PythonTaintTool(PythonChecker):
 
     name = "python-taint"
 
-    def check(self, tree: ast.Module) -> Iterator[Check]:
+    def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
         for func in ast.walk(tree):
             if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):

@@ -1,0 +1,72 @@
+"""The in-process Python checks added to the agents: linear scans in loops, insecure settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.python_ast import PythonAstTool
+from code_guard.tools.python_settings import PythonSettingsTool
+
+SCANS = """\
+def dedupe(rows):
+    seen = []
+    out = []
+    for row in rows:
+        if row["email"] not in seen:
+            seen.append(row["email"])
+        match = next(r for r in out if r["id"] == row["id"])
+    for row in rows:
+        if row["sku"] in [p.sku for p in rows]:
+            pass
+    return out
+
+
+def fine(rows):
+    allowed = {"a", "b"}
+    for row in rows:
+        if row in allowed or row in ("x", "y"):
+            pass
+"""
+
+SETTINGS = """\
+DEBUG = True
+ALLOWED_HOSTS = ["shop.example.com", "*"]
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = True
+CORS_ALLOW_ALL_ORIGINS = True
+"""
+
+
+def run(tool: Tool, tmp_path: Path, name: str, source: str) -> list[ToolHit]:
+    target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source, encoding="utf-8")
+    return tool.run(tmp_path, [name])
+
+
+def test_linear_scans_inside_loops_are_flagged_once_each(tmp_path: Path) -> None:
+    hits = [h for h in run(PythonAstTool(), tmp_path, "m.py", SCANS) if h.rule.startswith("lin")]
+    assert [h.line for h in hits] == [5, 7, 9]
+
+
+def test_sets_tuples_and_code_outside_loops_are_not_flagged(tmp_path: Path) -> None:
+    source = SCANS.split("\n\n\n")[1] + "\nitems = []\nif 3 in items:\n    pass\n"
+    hits = run(PythonAstTool(), tmp_path, "m.py", source)
+    assert [h for h in hits if h.rule == "linear-scan-in-loop"] == []
+
+
+def test_production_settings_flag_debug_and_wildcard_hosts(tmp_path: Path) -> None:
+    hits = run(PythonSettingsTool(), tmp_path, "app/settings/production.py", SETTINGS)
+    assert [(h.line, h.rule) for h in hits] == [
+        (1, "insecure-setting"),
+        (2, "insecure-setting"),
+        (3, "insecure-setting"),
+        (5, "insecure-setting"),
+    ]
+    assert "debug pages" in hits[0].message
+
+
+def test_debug_in_development_settings_is_fine(tmp_path: Path) -> None:
+    hits = run(PythonSettingsTool(), tmp_path, "app/settings/dev.py", SETTINGS)
+    assert [h.line for h in hits] == [2, 3, 5]
