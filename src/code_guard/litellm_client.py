@@ -103,9 +103,14 @@ def _map_error(litellm: Any, exc: Exception) -> Exception:
 
 
 def _retry_after(exc: Exception) -> float | None:
-    """Read Retry-After (seconds) or retry-after-ms from the error's HTTP response."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
+    """Read Retry-After (seconds) or retry-after-ms from the error's HTTP response.
+
+    litellm keeps the provider's headers in ``litellm_response_headers``; the ``response``
+    it attaches to OpenAI-compatible errors is rebuilt and carries none.
+    """
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(
+        getattr(exc, "response", None), "headers", None
+    )
     if not headers:
         return None
     for key, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):

@@ -136,6 +136,9 @@ def _run_file(workspace: Path, path: str, language: str, rules: Path) -> list[To
 
 
 def _is_rule_error(error: dict[str, object]) -> bool:
-    """Errors in our rules are bugs; a target file semgrep cannot parse is not."""
-    kind = str(error.get("type", ""))
-    return "Rule" in kind or "Pattern" in kind or "InvalidYaml" in kind
+    """Errors in our rules are bugs; a target file semgrep cannot parse is not.
+
+    semgrep-core names the kind in ``error_type``: a string, or a list for parse errors.
+    """
+    kind = str(error.get("error_type", ""))
+    return any(word in kind for word in ("Rule", "Pattern", "YAML", "Yaml"))
