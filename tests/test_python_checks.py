@@ -70,3 +70,24 @@ def test_production_settings_flag_debug_and_wildcard_hosts(tmp_path: Path) -> No
 def test_debug_in_development_settings_is_fine(tmp_path: Path) -> None:
     hits = run(PythonSettingsTool(), tmp_path, "app/settings/dev.py", SETTINGS)
     assert [h.line for h in hits] == [2, 3, 5]
+
+
+COOKIES = """\
+def view(response, settings, options):
+    response.set_cookie("sid", "v")
+    response.set_cookie("sid", "v", secure=True, httponly=False)
+    response.set_cookie("sid", "v", secure=True, httponly=True)
+    response.set_cookie("sid", "v", secure=settings.SESSION_COOKIE_SECURE)
+    response.set_cookie("sid", "v", **options)
+    app.config["WTF_CSRF_ENABLED"] = False
+    app.config["WTF_CSRF_ENABLED"] = True
+"""
+
+
+def test_cookies_without_secure_and_config_overrides_are_flagged(tmp_path: Path) -> None:
+    hits = run(PythonSettingsTool(), tmp_path, "web/views.py", COOKIES)
+    assert [(h.line, h.rule) for h in hits] == [
+        (2, "insecure-cookie"),
+        (3, "insecure-cookie"),
+        (7, "insecure-setting"),
+    ]

@@ -172,6 +172,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "unbounded-cache": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, 0.5, "CWE-401"),
     "linear-scan-in-loop": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, 0.6, "CWE-1050"),
     "insecure-setting": RuleInfo(C.INSECURE_CONFIG, S.HIGH, 0.7, "CWE-16"),
+    "insecure-cookie": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, 0.5, "CWE-614"),
     # Request data reaching a dangerous call in the same function (tools/python_taint.py).
     "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
     "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),

@@ -33,17 +33,53 @@ class PythonSettingsTool(PythonChecker):
     name = "python-settings"
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
-        """Look at every module-level ``NAME = value``."""
+        """Module-level ``NAME = value``, ``app.config["NAME"] = value`` anywhere, and
+        ``set_cookie`` calls without the Secure and HttpOnly flags."""
         production = _is_production_module(path)
-        for stmt in tree.body:
-            if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
-                continue
-            target = stmt.targets[0]
-            if not isinstance(target, ast.Name):
-                continue
-            reason = _insecure(target.id, stmt.value, production)
-            if reason:
-                yield "insecure-setting", stmt, f"`{target.id}` is insecure here: {reason}."
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                name = _setting_name(node.targets[0], module_level=node in tree.body)
+                reason = _insecure(name, node.value, production) if name else None
+                if reason:
+                    yield "insecure-setting", node, f"`{name}` is insecure here: {reason}."
+            elif isinstance(node, ast.Call) and _is_insecure_cookie(node):
+                yield (
+                    "insecure-cookie",
+                    node,
+                    "The cookie is set without `secure=True` (or with `httponly=False`): it can "
+                    "travel over plain HTTP or be read by scripts.",
+                )
+
+
+def _setting_name(target: ast.expr, *, module_level: bool) -> str | None:
+    """``NAME`` for a module-level ``NAME = ...`` or any ``<x>.config["NAME"] = ...``."""
+    if isinstance(target, ast.Name):
+        return target.id if module_level else None
+    if (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Attribute)
+        and target.value.attr == "config"
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+    ):
+        return target.slice.value
+    return None
+
+
+def _is_insecure_cookie(call: ast.Call) -> bool:
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "set_cookie"):
+        return False
+    """``secure`` missing or false, or ``httponly`` false. A flag set from an expression
+    (``secure=settings.SESSION_COOKIE_SECURE``) is configuration, not a mistake."""
+    if any(k.arg is None for k in call.keywords):
+        return False  # **options may carry the flags
+    flags = {k.arg: k.value for k in call.keywords}
+    secure, httponly = flags.get("secure"), flags.get("httponly")
+    return secure is None or _is_false(secure) or (httponly is not None and _is_false(httponly))
+
+
+def _is_false(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value in (False, None, 0)
 
 
 def _insecure(name: str, value: ast.expr, production: bool) -> str | None:
