@@ -220,6 +220,8 @@ def test_invalid_twice_fails_the_agent_but_keeps_tool_findings(
     assert report.status.reason.endswith("(after one repair retry)")
     assert report.status.notes == ("tool findings are reported unconfirmed",)
     assert lines_and_sources(report) == CANDIDATES
+    # the two unusable answers still cost tokens, and the report says so
+    assert report.status.usage == Usage(prompt_tokens=200, completion_tokens=20, cost_usd=0.002)
 
 
 def test_cut_off_answer_is_repaired(fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path) -> None:

@@ -46,7 +46,13 @@ class DatasetError(InputError):
 
 
 class ModelError(CodeGuardError):
-    """The model failed to give a valid answer."""
+    """The model failed to give a valid answer.
+
+    ``spent`` holds the tokens and cost of the answers that were received but unusable, so a
+    failed model pass still reports what it cost (a ``code_guard.models.Usage``, or None).
+    """
+
+    spent: object | None = None
 
 
 class TransientModelError(ModelError):

@@ -135,7 +135,9 @@ class LLMClient(ABC):
             try:
                 return Answer(_validate(second, schema), usage, 2)
             except InvalidAnswerError as again:
-                raise InvalidAnswerError(f"{again} (after one repair retry)") from again
+                failure = InvalidAnswerError(f"{again} (after one repair retry)")
+                failure.spent = usage
+                raise failure from again
 
     async def _send_with_retries(
         self, messages: Sequence[Message], response_format: dict[str, Any]

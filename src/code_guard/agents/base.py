@@ -81,6 +81,7 @@ class Agent(ABC):
                 notes.extend(outcome.notes)
             except ModelError as exc:
                 errors.append(f"model {ctx.llm.model} failed: {exc}")
+                usage = exc.spent if isinstance(exc.spent, Usage) else usage
                 notes.append("tool findings are reported unconfirmed")
         status = AgentStatus(
             agent=self.name,
