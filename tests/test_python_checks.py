@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from code_guard.diff import parse_diff
+from code_guard.engine import review_sync
+from code_guard.options import ReviewOptions
+from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.python_ast import PythonAstTool
 from code_guard.tools.python_settings import PythonSettingsTool
@@ -90,4 +94,17 @@ def test_cookies_without_secure_and_config_overrides_are_flagged(tmp_path: Path)
         (2, "insecure-cookie"),
         (3, "insecure-cookie"),
         (7, "insecure-setting"),
+    ]
+
+
+def test_constant_shell_commands_are_quiet_and_dynamic_ones_are_flagged() -> None:
+    diff = (
+        "diff --git a/ops.py b/ops.py\nnew file mode 100644\n--- /dev/null\n+++ b/ops.py\n"
+        "@@ -0,0 +1,5 @@\n+import os\n+\n+os.system(\"ls -la\")\n+\n"
+        "+os.system(\"tar czf \" + name)\n"
+    )
+    options = ReviewOptions.model_validate({"agents": "security"})
+    review = review_sync(ReviewRequest(change=parse_diff(diff)), options)
+    assert [(f.line_start, f.category.value) for f in review.findings] == [
+        (5, "command_injection")
     ]

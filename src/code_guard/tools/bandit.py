@@ -48,4 +48,5 @@ def _hit(result: dict[str, object]) -> ToolHit:
         line=line,
         end_line=max(end, line),
         message=str(result["issue_text"]),
+        tool_severity=str(result.get("issue_severity", "")),
     )

@@ -24,6 +24,7 @@ class ToolHit:
     line: int
     end_line: int
     message: str
+    tool_severity: str = ""  # the tool's own severity word, where it gives one
 
 
 class Tool(ABC):
