@@ -313,6 +313,22 @@ func downloadSafely(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 }
+
+func greet(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprintf(w, "<h1>Hello %s</h1>", r.URL.Query().Get("name"))
+}
+
+func proxy(w http.ResponseWriter, r *http.Request) {
+	resp, err := client.Get(allowed(r.URL.Query().Get("u")))
+	if err != nil {
+		return
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return
+	}
+	w.Write(body)
+}
 """
 
 SOURCES = {"routes.js": ROUTES_JS, "Comment.tsx": COMMENT_TSX, "handlers.go": HANDLERS_GO}
@@ -397,6 +413,7 @@ def hits(snippets: Path) -> dict[str, list[ToolHit]]:
             "handlers.go", 'os.Open(filepath.Join("files", r.URL', "go-path-traversal-request-path",
             Category.PATH_TRAVERSAL,
         ),
+        ("handlers.go", "<h1>Hello %s</h1>", "go-xss-unescaped-html", Category.XSS),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -422,6 +439,7 @@ def test_rule_hits_its_snippet(
         ("handlers.go", "id = ?"),
         ("handlers.go", "stopped := time.NewTicker"),
         ("handlers.go", 'os.Open(filepath.Join("files", name))'),
+        ("handlers.go", "w.Write(body)"),
     ],
 )
 def test_safe_twin_is_not_flagged(hits: dict[str, list[ToolHit]], file: str, marker: str) -> None:
@@ -499,3 +517,22 @@ def test_a_key_read_from_the_environment_is_not_a_secret(tmp_path: Path) -> None
     text = 'import os\n\nAPI_KEY = os.environ["API_KEY"]\nSECRET = os.getenv("SECRET")\n'
     (tmp_path / "config.py").write_text(text, encoding="utf-8")
     assert SecretsTool().run(tmp_path, ["config.py"]) == []
+
+
+def test_receiver_and_name_filters_match_anywhere_in_the_name(tmp_path: Path) -> None:
+    """metavariable-regex anchors at the start: `this.db` and `makeInviteToken` must match."""
+    source = (
+        "async function f(id) {\n"
+        "  return this.db.query(`SELECT * FROM t WHERE id = ${id}`);\n"
+        "}\n"
+        "function makeInviteToken() {\n"
+        "  return Math.random().toString(36).slice(2);\n"
+        "}\n"
+    )
+    (tmp_path / "svc.js").write_text(source, encoding="utf-8")
+    found = {(h.rule, h.line) for h in SemgrepTool(ALL).run(tmp_path, ["svc.js"])}
+    assert found == {
+        ("js-sql-injection-string-query", 2),
+        ("js-weak-crypto-math-random-token", 5),
+    }
+
