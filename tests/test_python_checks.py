@@ -108,3 +108,29 @@ def test_constant_shell_commands_are_quiet_and_dynamic_ones_are_flagged() -> Non
     assert [(f.line_start, f.category.value) for f in review.findings] == [
         (5, "command_injection")
     ]
+
+
+def test_xml_parsers_that_resolve_entities_are_flagged(tmp_path: Path) -> None:
+    source = (
+        "from lxml import etree\n"
+        "RISKY = etree.XMLParser(load_dtd=True, resolve_entities=True)\n"
+        "SAFE = etree.XMLParser(resolve_entities=False, no_network=True)\n"
+    )
+    hits = run(PythonSettingsTool(), tmp_path, "importers/ubl.py", source)
+    assert [(h.line, h.rule) for h in hits] == [(2, "xxe-parser")]
+
+
+def test_annotated_module_caches_that_only_grow_are_flagged(tmp_path: Path) -> None:
+    source = (
+        "from collections import defaultdict\n"
+        "_hits: dict[str, list[float]] = defaultdict(list)\n"
+        "_seen: dict[str, int] = {}\n"
+        "def hit(key, now):\n"
+        "    _hits[key] = [now]\n"
+        "    _seen[key] = 1\n"
+        "def forget(key):\n"
+        "    _seen.pop(key, None)\n"
+    )
+    hits = run(PythonAstTool(), tmp_path, "ratelimit.py", source)
+    assert [(h.line, h.rule) for h in hits] == [(5, "unbounded-cache")]
+

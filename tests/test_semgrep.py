@@ -536,3 +536,17 @@ def test_receiver_and_name_filters_match_anywhere_in_the_name(tmp_path: Path) ->
         ("js-weak-crypto-math-random-token", 5),
     }
 
+
+def test_sync_fs_calls_in_request_handlers_block_the_event_loop(tmp_path: Path) -> None:
+    source = (
+        "const fs = require('fs');\n"
+        "const TEMPLATE = fs.readFileSync('template.html', 'utf8');\n"
+        "app.get('/avatar/:id', (req, res) => {\n"
+        "  res.send(fs.readFileSync(pathFor(req.params.id)));\n"
+        "});\n"
+    )
+    (tmp_path / "server.js").write_text(source, encoding="utf-8")
+    found = {(h.rule, h.line) for h in SemgrepTool(ALL).run(tmp_path, ["server.js"])}
+    assert ("js-blocking-io-sync-fs-in-handler", 4) in found
+    assert ("js-blocking-io-sync-fs-in-handler", 2) not in found  # start-up code may block
+

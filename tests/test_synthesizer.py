@@ -101,6 +101,22 @@ def test_findings_three_lines_apart_stay_apart(make_finding: MakeFinding) -> Non
     assert [f.line_start for f in deduplicate(findings)] == [10, 13]
 
 
+def test_other_findings_merge_only_on_the_same_lines(make_finding: MakeFinding) -> None:
+    # "other" names no particular issue: a mutable default and an assert two lines apart
+    # are two issues, while two tools on one line are still one.
+    other = Category.OTHER
+    findings = [
+        make_finding(category=other, line_start=15, sources=("ruff:B006",)),
+        make_finding(category=other, line_start=17, sources=("bandit:B101",)),
+        make_finding(category=other, line_start=17, sources=("model",)),
+    ]
+    merged = deduplicate(findings)
+    assert [(f.line_start, f.sources) for f in merged] == [
+        (15, ("ruff:B006",)),
+        (17, ("bandit:B101", "model")),
+    ]
+
+
 def test_other_category_or_file_stays_apart(make_finding: MakeFinding) -> None:
     findings = [
         make_finding(),

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from code_guard.models import (
     AgentReport,
     AgentState,
+    Category,
     Finding,
     Review,
     Severity,
@@ -31,13 +32,16 @@ _BLOCKING_CONFIDENCE = 0.5
 def same_issue(a: Finding, b: Finding) -> bool:
     """True when ``a`` and ``b`` (with ``a`` starting first) describe one issue.
 
-    Same file and category, lines overlapping or within ``MERGE_DISTANCE``. Two results of the
+    Same file and category, lines overlapping or within ``MERGE_DISTANCE`` (overlapping only
+    for ``other``). Two results of the
     same tool rule on different lines are two issues (two unused imports on adjacent lines),
     so findings that share a source merge only when they start on the same line.
     """
     if a.file_path != b.file_path or a.category is not b.category:
         return False
-    if b.line_start - a.line_end > MERGE_DISTANCE:
+    # "other" names no particular issue, so two of them are one only on the same lines.
+    distance = 0 if a.category is Category.OTHER else MERGE_DISTANCE
+    if b.line_start - a.line_end > distance:
         return False
     # "model" confirms findings of many rules, so sharing it says nothing about sameness.
     shared = (set(a.sources) & set(b.sources)) - {"model"}

@@ -173,6 +173,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "linear-scan-in-loop": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, 0.6, "CWE-1050"),
     "insecure-setting": RuleInfo(C.INSECURE_CONFIG, S.HIGH, 0.7, "CWE-16"),
     "insecure-cookie": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, 0.5, "CWE-614"),
+    "xxe-parser": RuleInfo(C.XXE, S.HIGH, 0.8, "CWE-611"),
     # Request data reaching a dangerous call in the same function (tools/python_taint.py).
     "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
     "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),
@@ -207,6 +208,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "js-memory-leak-listener-without-cleanup": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _MED, "CWE-401"),
     "js-memory-leak-per-request-listener": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _LOW, "CWE-401"),
     "js-n-plus-one-await-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
+    "js-blocking-io-sync-fs-in-handler": RuleInfo(C.BLOCKING_IO, S.MEDIUM, _HIGH),
     "go-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
     "go-command-injection-shell": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
     "go-path-traversal-request-path": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),

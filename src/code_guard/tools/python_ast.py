@@ -158,8 +158,10 @@ def _unbounded_caches(tree: ast.Module) -> Iterator[Check]:
     containers = {
         target.id: stmt
         for stmt in tree.body
-        if isinstance(stmt, ast.Assign) and _is_empty_container(stmt.value)
-        for target in stmt.targets
+        if isinstance(stmt, ast.Assign | ast.AnnAssign)
+        and stmt.value is not None
+        and _is_empty_container(stmt.value)
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
         if isinstance(target, ast.Name)
     }
     if not containers:

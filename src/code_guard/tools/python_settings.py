@@ -1,5 +1,5 @@
-"""Insecure framework settings in Python configuration modules (Django's deployment
-checklist, Flask-WTF): values that are safe on a laptop and dangerous in production."""
+"""Insecure settings in Python code: framework configuration (Django's deployment checklist,
+Flask-WTF), cookie flags, and XML parsers configured to resolve external entities."""
 
 from __future__ import annotations
 
@@ -42,6 +42,14 @@ class PythonSettingsTool(PythonChecker):
                 reason = _insecure(name, node.value, production) if name else None
                 if reason:
                     yield "insecure-setting", node, f"`{name}` is insecure here: {reason}."
+            elif isinstance(node, ast.Call) and _resolves_entities(node):
+                yield (
+                    "xxe-parser",
+                    node,
+                    "The XML parser resolves entities or loads DTDs: a crafted document can read "
+                    "local files or reach internal hosts (XXE). Use defusedxml, or keep "
+                    "resolve_entities and load_dtd off.",
+                )
             elif isinstance(node, ast.Call) and _is_insecure_cookie(node):
                 yield (
                     "insecure-cookie",
@@ -64,6 +72,20 @@ def _setting_name(target: ast.expr, *, module_level: bool) -> str | None:
     ):
         return target.slice.value
     return None
+
+
+def _resolves_entities(call: ast.Call) -> bool:
+    """``XMLParser(resolve_entities=True)``, ``load_dtd=True`` or ``no_network=False`` (lxml)."""
+    if not isinstance(call.func, ast.Attribute | ast.Name):
+        return False
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id
+    if name != "XMLParser":
+        return False
+    risky = {"resolve_entities": True, "load_dtd": True, "no_network": False}
+    return any(
+        k.arg in risky and isinstance(k.value, ast.Constant) and k.value.value is risky[k.arg]
+        for k in call.keywords
+    )
 
 
 def _is_insecure_cookie(call: ast.Call) -> bool:
