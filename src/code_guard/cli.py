@@ -49,9 +49,17 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="YAML file of review options")
 
 
-def options_from_args(args: argparse.Namespace, **extra: Any) -> ReviewOptions:
-    """Config file first, then flags given on the command line, then ``extra``."""
-    values: dict[str, Any] = load_config_file(args.config) if args.config else {}
+def config_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The options in ``--config``, or none."""
+    return load_config_file(args.config) if args.config else {}
+
+
+def options_from_args(
+    args: argparse.Namespace, config: dict[str, Any] | None = None, **extra: Any
+) -> ReviewOptions:
+    """Config file values (``config``, else read from ``--config``), then flags given on the
+    command line, then ``extra``."""
+    values = dict(config_values(args) if config is None else config)
     for name in ("model", "api_base", "agents", "min_confidence"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
@@ -129,6 +137,7 @@ def _progress(status: AgentStatus) -> None:
 
 
 def _review(args: argparse.Namespace) -> int:
+    config = config_values(args)
     extra: dict[str, Any] = {}
     if args.fail_on is not None:
         try:
@@ -136,13 +145,13 @@ def _review(args: argparse.Namespace) -> int:
             extra["fail_on"] = None if flag == "none" else Severity.parse(flag)
         except ValueError as exc:
             raise InputError(f"--fail-on: {exc}") from exc
-    elif not (args.config and "fail_on" in load_config_file(args.config)):
+    elif "fail_on" not in config:
         extra["fail_on"] = None  # on the command line, findings alone do not fail the run
     if args.paths_ignore:
         extra["paths_ignore"] = tuple(args.paths_ignore)
     if args.all_lines:
         extra["added_lines_only"] = False
-    options = options_from_args(args, **extra)
+    options = options_from_args(args, config, **extra)
     change = parse_diff(_read_diff(args.diff))
     request = ReviewRequest(change=change, contents=_contents(change, args.root))
     if not options.uses_model and not args.quiet:
