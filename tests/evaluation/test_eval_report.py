@@ -22,6 +22,7 @@ EXPECTED = """\
 - **Mode:** static-only — offline mode was requested (--offline)
 - **Dataset:** `dataset`: 6 cases, 5 scored, 1 errored
 - **Matching:** same file and category, lines within ±3, one-to-one
+- **Errored:** 1 case(s); their 0 expected finding(s) count as missed (FN) in the figures below
 
 | | Precision | Recall | F1 |
 |---|---:|---:|---:|
@@ -81,7 +82,8 @@ def test_full_report() -> None:
 
 def test_compact_summary() -> None:
     assert render_compact(results_of(hand_computed_run())) == (
-        "eval: 6 cases, 5 scored, 1 errored · micro P=0.500 R=0.500 F1=0.500 · "
+        "eval: 6 cases, 5 scored, 1 errored (0 expected findings missed) · "
+        "micro P=0.500 R=0.500 F1=0.500 · "
         "macro F1=0.500 · p50 200 ms · p95 400 ms"
     )
 

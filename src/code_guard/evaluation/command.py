@@ -16,10 +16,11 @@ from pathlib import Path
 
 from code_guard.cli import add_model_arguments, options_from_args
 from code_guard.errors import ConfigError
+from code_guard.evaluation.breaker import DEFAULT_MAX_MODEL_FAILURES
 from code_guard.evaluation.dataset import Shard
 from code_guard.evaluation.entry import EvalOutcome, run_dataset, run_eval_for_action
 from code_guard.evaluation.matching import DEFAULT_TOLERANCE
-from code_guard.evaluation.metrics import gate_failure
+from code_guard.evaluation.metrics import DEFAULT_MAX_ERROR_RATE, error_failure, gate_failure
 from code_guard.evaluation.report import render_compact, render_markdown
 from code_guard.evaluation.results import (
     ResultsError,
@@ -60,7 +61,15 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=_positive_int,
         default=1,
-        help="cases reviewed at once (default 1; latency is cleanest at 1)",
+        help="cases reviewed at once, each in its own process "
+        "(default 1; latency is cleanest at 1)",
+    )
+    parser.add_argument(
+        "--max-model-failures",
+        type=_positive_int,
+        default=DEFAULT_MAX_MODEL_FAILURES,
+        help="stop the run after this many consecutive failed model calls "
+        f"(default {DEFAULT_MAX_MODEL_FAILURES})",
     )
     parser.add_argument("--shard", type=_shard, help="run shard I of N (1-based), e.g. 2/4")
     parser.add_argument(
@@ -97,6 +106,13 @@ def _add_report_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--min-f1", type=_fraction, help="quality gate: exit 1 when micro F1 is below this"
     )
+    parser.add_argument(
+        "--max-error-rate",
+        type=_fraction,
+        default=DEFAULT_MAX_ERROR_RATE,
+        help="exit 1 when more than this share of cases errored, or all did "
+        f"(default {DEFAULT_MAX_ERROR_RATE})",
+    )
     parser.add_argument("--baseline", type=Path, help="results.json of a run to compare with")
 
 
@@ -114,10 +130,17 @@ def run_eval_command(args: argparse.Namespace) -> int:
         shard=args.shard,
         tolerance=args.tolerance,
         on_result=_print_progress,
+        max_model_failures=args.max_model_failures,
     )
     save_results(results, args.output)
     print(f"results written to {args.output}", file=sys.stderr)
-    return _report(results, baseline, summary=args.summary, min_f1=args.min_f1)
+    return _report(
+        results,
+        baseline,
+        summary=args.summary,
+        min_f1=args.min_f1,
+        max_error_rate=args.max_error_rate,
+    )
 
 
 def run_merge_command(args: argparse.Namespace) -> int:
@@ -126,7 +149,13 @@ def run_merge_command(args: argparse.Namespace) -> int:
     merged = merge_results([load_results(path) for path in args.inputs])
     save_results(merged, args.output)
     print(f"merged {len(args.inputs)} results files into {args.output}", file=sys.stderr)
-    return _report(merged, baseline, summary=args.summary, min_f1=args.min_f1)
+    return _report(
+        merged,
+        baseline,
+        summary=args.summary,
+        min_f1=args.min_f1,
+        max_error_rate=args.max_error_rate,
+    )
 
 
 def _report(
@@ -135,8 +164,10 @@ def _report(
     *,
     summary: Path | None,
     min_f1: float | None,
+    max_error_rate: float = DEFAULT_MAX_ERROR_RATE,
 ) -> int:
-    """Print or write the report, then apply the quality gate; return the exit code."""
+    """Print or write the report, then apply the error check and the quality gate; return
+    the exit code."""
     markdown = render_markdown(results, baseline)
     if summary is None:
         sys.stdout.write(markdown)
@@ -146,6 +177,10 @@ def _report(
         except OSError as exc:
             raise ResultsError(f"cannot write summary to {summary}: {exc.strerror}") from exc
         print(render_compact(results))
+    errors = error_failure(results.summary, max_error_rate)
+    if errors is not None:
+        print(f"eval failed: {errors}", file=sys.stderr)
+        return EXIT_GATE_FAILED
     failure = gate_failure(results.summary, min_f1)
     if failure is not None:
         print(f"quality gate failed: {failure}", file=sys.stderr)

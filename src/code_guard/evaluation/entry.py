@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from code_guard.errors import DatasetError
-from code_guard.evaluation.dataset import Shard
+from code_guard.evaluation.breaker import DEFAULT_MAX_MODEL_FAILURES, CircuitBreaker
+from code_guard.evaluation.dataset import Shard, list_case_files
 from code_guard.evaluation.matching import DEFAULT_TOLERANCE
-from code_guard.evaluation.metrics import gate_failure
+from code_guard.evaluation.metrics import DEFAULT_MAX_ERROR_RATE, error_failure, gate_failure
+from code_guard.evaluation.parallel import review_in_processes
 from code_guard.evaluation.report import render_markdown
 from code_guard.evaluation.results import load_results, save_results
-from code_guard.evaluation.runner import ProgressFn, evaluate, pipeline_reviewer
+from code_guard.evaluation.runner import ProgressFn, assemble, evaluate, pipeline_reviewer
 from code_guard.evaluation.schema import EvalResults
 from code_guard.llm import make_llm
 from code_guard.options import ReviewOptions
@@ -72,20 +74,24 @@ def run_eval_for_action(
     output: Path,
     tolerance: int = DEFAULT_TOLERANCE,
     on_result: ProgressFn | None = None,
+    max_error_rate: float = DEFAULT_MAX_ERROR_RATE,
 ) -> EvalOutcome:
     """Run an eval for the GitHub Action: write ``output`` and return the outcome.
 
-    Raises ``CodeGuardError`` subclasses on bad input, like the command line.
+    Raises ``CodeGuardError`` subclasses on bad input, like the command line. A run where too
+    many cases errored fails like a failed gate, and a run that scored no case reports zeros:
+    nothing measured is never presented as a perfect score.
     """
     old = load_results(baseline) if baseline else None
     results = run_dataset(dataset, options, jobs=jobs, tolerance=tolerance, on_result=on_result)
     save_results(results, output)
     summary = results.summary
-    failure = gate_failure(summary, min_f1)
+    failure = error_failure(summary, max_error_rate) or gate_failure(summary, min_f1)
+    measured = summary.scored > 0
     return EvalOutcome(
-        precision=summary.micro.precision,
-        recall=summary.micro.recall,
-        f1=summary.micro.f1,
+        precision=summary.micro.precision if measured else 0.0,
+        recall=summary.micro.recall if measured else 0.0,
+        f1=summary.micro.f1 if measured else 0.0,
         latency_p50_ms=summary.latency.p50_ms if summary.latency else None,
         latency_p95_ms=summary.latency.p95_ms if summary.latency else None,
         passed=failure is None,
@@ -103,19 +109,36 @@ def run_dataset(
     shard: Shard | None = None,
     tolerance: int = DEFAULT_TOLERANCE,
     on_result: ProgressFn | None = None,
+    max_model_failures: int = DEFAULT_MAX_MODEL_FAILURES,
 ) -> EvalResults:
     """Review and score every case of ``dataset`` (default: the bundled one) with the pipeline.
 
-    Blocking: it runs its own event loop, so call it from synchronous code.
+    With ``jobs > 1`` the cases are reviewed in that many worker processes; with one, in this
+    process. Either way the model sits behind a circuit breaker: after ``max_model_failures``
+    failed calls in a row the run stops with ``EvalStopped``. Blocking: call it from
+    synchronous code.
     """
-    review = pipeline_reviewer(options, make_llm(options))
+    directory = dataset or bundled_dataset()
+    if jobs > 1:
+        files = list_case_files(directory)
+        cases = review_in_processes(
+            shard.select(files) if shard else files,
+            options,
+            tolerance=tolerance,
+            jobs=jobs,
+            max_model_failures=max_model_failures,
+            on_result=on_result,
+        )
+        return assemble(directory, files, cases, options=options, tolerance=tolerance, shard=shard)
+    llm = make_llm(options)
+    breaker = CircuitBreaker(llm, max_model_failures) if llm is not None else None
     run = evaluate(
-        dataset or bundled_dataset(),
-        review,
+        directory,
+        pipeline_reviewer(options, breaker),
         options=options,
         tolerance=tolerance,
-        jobs=jobs,
         shard=shard,
         on_result=on_result,
+        stop=lambda: breaker.reason() if breaker is not None and breaker.open else None,
     )
     return asyncio.run(run)

@@ -55,9 +55,17 @@ def score_case(
 
 
 def summarize(cases: Sequence[CaseResult]) -> EvalSummary:
-    """Aggregate per-case results; errored cases are counted and listed but never scored."""
+    """Aggregate per-case results.
+
+    An errored case is never scored on what it found, but it counts against the run: every
+    finding it was expected to produce is a false negative. Otherwise a dead model or a
+    broken dataset would leave only the cases that happened to work, and a run where every
+    case failed would score a perfect 1.0 by the empty-set conventions.
+    """
     scored = [c for c in cases if c.scored]
+    errored = [c for c in cases if not c.scored]
     scores = [c.score for c in scored if c.score is not None]
+    missed = sum(len(c.expected) for c in errored)
     clean = [c for c in scored if not c.expected]
     false_alarms = sum(1 for c in clean if c.findings)
     latencies = [c.latency_ms for c in scored]
@@ -65,9 +73,10 @@ def summarize(cases: Sequence[CaseResult]) -> EvalSummary:
         cases=len(cases),
         scored=len(scored),
         errors=len(cases) - len(scored),
-        micro=sum(scores, ZERO),
+        micro=sum(scores, ZERO) + Score(tp=0, fp=0, fn=missed),
+        missed_by_errors=missed,
         macro=_macro(scores),
-        per_category=_per_category(scored),
+        per_category=_per_category(scored, errored),
         per_agent=_per_agent(scored),
         clean_cases=len(clean),
         false_alarm_cases=false_alarms,
@@ -102,10 +111,13 @@ def _macro(scores: Sequence[Score]) -> Macro | None:
     )
 
 
-def _per_category(cases: Sequence[CaseResult]) -> dict[Category, Score]:
+def _per_category(
+    cases: Sequence[CaseResult], errored: Sequence[CaseResult] = ()
+) -> dict[Category, Score]:
     """Pool counts per category: a TP or FP counts for the finding's, an FN for the expected's.
 
-    Matching requires equal categories, so a TP has one category on both sides.
+    Matching requires equal categories, so a TP has one category on both sides. Every
+    expected finding of an ``errored`` case is an FN of its category.
     """
     tp: Counter[Category] = Counter()
     fp: Counter[Category] = Counter()
@@ -118,6 +130,8 @@ def _per_category(cases: Sequence[CaseResult]) -> dict[Category, Score]:
         for index, expected in enumerate(case.expected):
             if index not in matched_expected:
                 fn[expected.category] += 1
+    for case in errored:
+        fn.update(expected.category for expected in case.expected)
     present = tp.keys() | fp.keys() | fn.keys()
     # Enum order, so tables and charts list categories the same way in every run.
     return {c: Score(tp=tp[c], fp=fp[c], fn=fn[c]) for c in Category if c in present}
@@ -140,6 +154,30 @@ def _per_agent(cases: Sequence[CaseResult]) -> dict[AgentName, AgentScore]:
         )
         for agent in AgentName
     }
+
+
+DEFAULT_MAX_ERROR_RATE = 0.1
+
+
+def error_failure(
+    summary: EvalSummary, max_error_rate: float = DEFAULT_MAX_ERROR_RATE
+) -> str | None:
+    """Why the run failed for errors, or None: every case errored, or more than
+    ``max_error_rate`` of them did. Such a run measured too little to be trusted, gate or not.
+    """
+    if not summary.errors:
+        return None
+    if summary.errors == summary.cases:
+        return f"every case errored ({summary.errors} of {summary.cases}); first: " + (
+            summary.errored[0].reason if summary.errored else "unknown"
+        )
+    share = summary.errors / summary.cases
+    if share > max_error_rate:
+        return (
+            f"{summary.errors} of {summary.cases} cases errored ({share:.0%}), more than the "
+            f"allowed {max_error_rate:.0%} (--max-error-rate)"
+        )
+    return None
 
 
 def gate_failure(summary: EvalSummary, min_f1: float | None) -> str | None:

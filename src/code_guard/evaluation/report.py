@@ -54,6 +54,11 @@ def _headline(results: EvalResults) -> str:
         f"scored, {summary.errors} errored",
         f"- **Matching:** same file and category, lines within ±{meta.tolerance}, one-to-one",
     ]
+    if summary.errors:
+        lines.append(
+            f"- **Errored:** {summary.errors} case(s); their {summary.missed_by_errors} expected "
+            "finding(s) count as missed (FN) in the figures below"
+        )
     if not summary.scored:
         lines += ["", "> [!WARNING]", "> No case was scored: every case errored (see below)."]
     micro = summary.micro
@@ -246,7 +251,8 @@ def render_compact(results: EvalResults) -> str:
     summary = results.summary
     micro = summary.micro
     parts = [
-        f"eval: {summary.cases} cases, {summary.scored} scored, {summary.errors} errored",
+        f"eval: {summary.cases} cases, {summary.scored} scored, {summary.errors} errored"
+        + (f" ({summary.missed_by_errors} expected findings missed)" if summary.errors else ""),
         f"micro P={micro.precision:.3f} R={micro.recall:.3f} F1={micro.f1:.3f}",
     ]
     if summary.macro is not None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from code_guard.diff import parse_diff
 from code_guard.engine import ReviewRequest, run_review
-from code_guard.errors import CodeGuardError, ConfigError
+from code_guard.errors import CodeGuardError, ConfigError, ModelError
 from code_guard.evaluation.dataset import CaseError, Shard, list_case_files, load_case
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import STATIC_ONLY, CaseResult, EvalResults, RunMetadata
@@ -29,6 +29,12 @@ from code_guard.options import ReviewOptions
 ReviewFn = Callable[[ReviewRequest], Awaitable[Review]]
 ProgressFn = Callable[[int, int, CaseResult], None]
 Clock = Callable[[], float]
+# Asked after each case: a reason to stop the whole run (a dead model), or None to go on.
+StopFn = Callable[[], str | None]
+
+
+class EvalStopped(ModelError):
+    """The run was stopped early, e.g. after too many consecutive model failures."""
 
 
 def pipeline_reviewer(options: ReviewOptions, llm: LLMClient | None) -> ReviewFn:
@@ -57,16 +63,37 @@ async def evaluate(
     shard: Shard | None = None,
     on_result: ProgressFn | None = None,
     clock: Clock = time.perf_counter,
+    stop: StopFn | None = None,
 ) -> EvalResults:
     """Review every case of ``dataset`` (or of one shard of it) and return the scored run.
 
-    Raises ``DatasetError`` when the dataset cannot be listed; malformed cases are results.
+    Raises ``DatasetError`` when the dataset cannot be listed (malformed cases are results),
+    and ``EvalStopped`` when ``stop`` gives a reason after a case.
     """
     files = list_case_files(dataset)
     selected = shard.select(files) if shard else files
     cases = await review_cases(
-        selected, review, tolerance=tolerance, jobs=jobs, on_result=on_result, clock=clock
+        selected,
+        review,
+        tolerance=tolerance,
+        jobs=jobs,
+        on_result=on_result,
+        clock=clock,
+        stop=stop,
     )
+    return assemble(dataset, files, cases, options=options, tolerance=tolerance, shard=shard)
+
+
+def assemble(
+    dataset: Path,
+    files: Sequence[Path],
+    cases: Sequence[CaseResult],
+    *,
+    options: ReviewOptions,
+    tolerance: int,
+    shard: Shard | None,
+) -> EvalResults:
+    """The scored run: metadata (from the dataset's ``files``), summary and case results."""
     model, reason = mode_of(options)
     metadata = RunMetadata(
         tolerance=tolerance,
@@ -76,7 +103,7 @@ async def evaluate(
         dataset_cases=len(files),
         shard=str(shard) if shard else None,
     )
-    return EvalResults(metadata=metadata, summary=summarize(cases), cases=cases)
+    return EvalResults(metadata=metadata, summary=summarize(cases), cases=tuple(cases))
 
 
 async def review_cases(
@@ -87,11 +114,14 @@ async def review_cases(
     jobs: int = 1,
     on_result: ProgressFn | None = None,
     clock: Clock = time.perf_counter,
+    stop: StopFn | None = None,
 ) -> tuple[CaseResult, ...]:
     """Review ``files`` with at most ``jobs`` reviews at once; results keep the files' order.
 
     ``on_result(done, total, result)`` is called as each case finishes, in finishing order.
     Latency is measured per review, so with ``jobs > 1`` it includes waiting on shared CPU.
+    When ``stop`` gives a reason after a case, the other reviews are cancelled and
+    ``EvalStopped`` is raised with it.
     """
     if jobs < 1:
         raise ConfigError("--jobs must be at least 1")
@@ -105,12 +135,18 @@ async def review_cases(
         done += 1
         if on_result is not None:
             on_result(done, len(files), result)
+        reason = stop() if stop is not None else None
+        if reason is not None:
+            raise EvalStopped(reason)
         return result
 
     # A TaskGroup, so that a bug in one review (an exception that is not a CodeGuardError)
     # cancels the rest and surfaces, instead of being recorded as a case error.
-    async with asyncio.TaskGroup() as group:
-        tasks = [group.create_task(one(path)) for path in files]
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(one(path)) for path in files]
+    except* EvalStopped as stopped:
+        raise stopped.exceptions[0] from None
     return tuple(task.result() for task in tasks)
 
 

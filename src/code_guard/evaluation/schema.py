@@ -133,6 +133,8 @@ class EvalSummary(Frozen):
     scored: int = Field(ge=0)
     errors: int = Field(ge=0)
     micro: Score
+    # Expected findings of errored cases, counted as false negatives in ``micro``.
+    missed_by_errors: int = Field(default=0, ge=0)
     macro: Macro | None  # None when no case was scored
     per_category: dict[Category, Score]
     per_agent: dict[AgentName, AgentScore]
