@@ -60,6 +60,13 @@ def _review_in_worker(path: Path) -> tuple[CaseResult, str | None]:
     return _WORKER.run(path)
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # unreadable: review_case reports it
+
+
 def review_in_processes(
     files: Sequence[Path],
     options: ReviewOptions,
@@ -82,8 +89,10 @@ def review_in_processes(
         initializer=_start_worker,
         initargs=(options, tolerance, max_model_failures),
     ) as pool:
+        # Largest case files first, so no big review is left running alone at the end.
+        order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
         pending: dict[Future[tuple[CaseResult, str | None]], int] = {
-            pool.submit(_review_in_worker, path): index for index, path in enumerate(files)
+            pool.submit(_review_in_worker, files[index]): index for index in order
         }
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
