@@ -127,8 +127,8 @@ def test_malformed_diff(
     [
         (("--fail-on", "severe"), ("--fail-on", "unknown severity 'severe'")),
         (("--min-confidence", "high"), ("invalid float value",)),
-        (("--min-confidence", "1.5"), ("invalid option min_confidence",)),
-        (("--agents", "security,linting"), ("invalid option agents",)),
+        (("--min-confidence", "1.5"), ("invalid min-confidence",)),
+        (("--agents", "security,linting"), ("invalid agents",)),
         (("--format", "html"), ("invalid choice: 'html'",)),
     ],
 )
@@ -149,7 +149,7 @@ def test_bad_flags(
     [
         ("agents: [security]\nsevere: true\n", ("guard.yml", "unknown option 'severe'")),
         ("- just\n- a list\n", ("guard.yml", "must hold a mapping of options")),
-        ("min-confidence: lots\n", ("invalid option min_confidence",)),
+        ("min-confidence: lots\n", ("invalid min-confidence",)),
         pytest.param(
             "fail-on: [high\nmodel: x\n",
             ("guard.yml", "is not valid YAML"),

@@ -117,10 +117,11 @@ def test_workspace_never_writes_outside_itself(temp_root: Path) -> None:
     )
     request = request_for(diff)
     with materialize(request, tuple(f.path for f in request.change.files)) as workspace:
-        assert workspace.parent == temp_root
+        root = workspace.root
+        assert root.parent == temp_root
         written = all_files(temp_root)
-        assert (workspace / "ok/in.py").read_text() == "x = 1\n"
-    assert written == [f"{workspace.name}/ok/in.py"]
+        assert (root / "ok/in.py").read_text() == "x = 1\n"
+    assert written == [f"{root.name}/ok/in.py"]
     assert all_files(temp_root.parent) == []  # and nothing is left behind
 
 
@@ -159,7 +160,7 @@ def test_one_failing_agent_never_yields_approve(fake_llm: MakeLLM, answer: MakeA
     assert result.findings == ()
     assert not result.complete
     assert result.verdict is Verdict.COMMENT
-    assert "Incomplete: the security agent(s) failed" in result.summary
+    assert "Incomplete: the security agent failed: model" in result.summary
 
 
 def test_failed_model_still_reports_tool_findings(fake_llm: MakeLLM, answer: MakeAnswer) -> None:

@@ -6,6 +6,7 @@ import ast
 
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
+from code_guard.models import Outcome, Verdict
 from code_guard.options import ReviewOptions
 from code_guard.rebuild import scaffold_python
 from code_guard.request import ReviewRequest
@@ -53,5 +54,8 @@ def test_a_review_without_the_checkout_still_finds_the_issue() -> None:
 def test_an_unparsable_file_is_noted_not_passed_off_as_clean() -> None:
     diff = MID_FUNCTION.replace("+        result = eval(data)", "+        result = eval(data")
     review = review_sync(ReviewRequest(change=parse_diff(diff)), ReviewOptions())
-    notes = [n for a in review.agents for n in a.notes]
-    assert "could not parse svc/app.py: static findings there may be missing" in notes
+    assert review.outcome is Outcome.PARTIAL
+    assert "could not parse svc/app.py: static findings there may be missing" in (
+        review.outcome_reasons
+    )
+    assert review.verdict is not Verdict.APPROVE

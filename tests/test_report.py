@@ -130,9 +130,9 @@ def test_text_of_a_review_with_findings() -> None:
         "app/db.py:12: high sql_injection: SQL built from request data | unsafe "
         "[bandit:B608, model]\n"
         "app/util.py:3: low unused_code: `os` imported but unused [ruff:F401]\n"
-        "agent performance failed: model gpt-4o-mini failed: 503 overloaded\n"
+        "partial: the performance agent failed: model gpt-4o-mini failed: 503 overloaded\n"
         "not reviewed: logo.png (binary file)\n"
-        "verdict: request_changes  health: 80/100  2 finding(s): 1 high, 1 low. "
+        "verdict: request_changes  outcome: partial  health: 80/100  2 finding(s): 1 high, 1 low. "
         "Incomplete: the performance agent(s) failed, see agent status.\n"
     )
 
@@ -159,8 +159,10 @@ def test_markdown_of_a_review_with_findings() -> None:
         "status.\n"
         "\n"
         "> [!WARNING]\n"
-        "> This review is incomplete: performance failed. No findings from an agent that failed "
-        "does not mean its area is clean.\n"
+        "> This review is incomplete: part of the change was not analysed. No findings there "
+        "does not mean it is clean.\n"
+        ">\n"
+        "> - the performance agent failed: model gpt-4o-mini failed: 503 overloaded\n"
         "\n"
         f"{SEVERITY_HEAD}"
         "| 0 | 1 | 0 | 1 | 0 |\n"
@@ -293,7 +295,8 @@ def test_sarif_with_a_failed_agent(sarif_validator: Draft4Validator) -> None:
         {
             "level": "error",
             "message": {
-                "text": "performance agent failed: model gpt-4o-mini failed: 503 overloaded"
+                "text": "review partial: the performance agent failed: "
+                "model gpt-4o-mini failed: 503 overloaded"
             },
         }
     ]

@@ -13,6 +13,7 @@ from code_guard.models import (
     AgentStatus,
     Category,
     Finding,
+    Outcome,
     Severity,
     SkippedFile,
     Usage,
@@ -224,17 +225,23 @@ def test_summary_counts_findings_by_severity(make_finding: MakeFinding) -> None:
         make_finding(file_path="b.py", severity=Severity.LOW),
         make_finding(file_path="c.py", severity=Severity.LOW),
     ]
-    review = synthesize([report(*findings)])
+    review = synthesize([report(*findings)], files_reviewed=["a.py", "b.py", "c.py"])
     assert review.summary == "3 finding(s): 1 high, 2 low."
 
 
 def test_failed_agent_makes_the_review_incomplete(make_finding: MakeFinding) -> None:
     reports = [report(agent=AgentName.SECURITY, reason="model failed: 401"), report()]
-    review = synthesize(reports, static_reason="offline mode was requested (--offline)")
+    review = synthesize(
+        reports,
+        static_reason="offline mode was requested (--offline)",
+        files_reviewed=["app.py"],
+    )
     assert not review.complete
+    assert review.outcome is Outcome.PARTIAL
+    assert review.outcome_reasons == ("the security agent failed: model failed: 401",)
     assert review.verdict is Verdict.COMMENT
     assert review.summary == (
-        "No findings. Incomplete: the security agent(s) failed, see agent status. "
+        "No findings. Incomplete: the security agent failed: model failed: 401. "
         "Static analysis only: offline mode was requested (--offline)."
     )
     assert (review.static_only, review.static_only_reason) == (

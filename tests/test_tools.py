@@ -130,9 +130,9 @@ def context() -> Iterator[AgentContext]:
     """All snippets as one change, written to a workspace, reviewed without a model."""
     change = parse_diff("".join(new_file_diff(p, t) for p, t in FILES.items()))
     request = ReviewRequest(change=change)
-    with materialize(request, tuple(FILES)) as root:
+    with materialize(request, tuple(FILES)) as workspace:
         yield AgentContext(
-            request=request, files=change.files, workspace=root, options=ReviewOptions()
+            request=request, files=change.files, workspace=workspace.root, options=ReviewOptions()
         )
 
 

@@ -4,7 +4,8 @@ This is the one place that talks to the user about errors: every ``CodeGuardErro
 line on stderr and exit code 2; no traceback reaches the user.
 
 Exit codes: 0 reviewed; 1 a finding at or above ``--fail-on`` (or the eval quality gate
-failed); 2 bad usage or bad input; 3 an internal error (a bug: please report it).
+failed); 2 bad usage or bad input; 3 an internal error (a bug: please report it); 4 the review
+was partial or failed (something was not analysed) under ``--on-error fail``, the default.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from code_guard.options import ReviewOptions, build_options, load_config_file
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest, split_lines
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -89,6 +90,11 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument(
         "--all-lines", action="store_true", help="also report findings on unchanged lines"
     )
+    review.add_argument(
+        "--on-error",
+        choices=("fail", "warn"),
+        help="fail (default): exit 4 when the review is partial or failed; warn: exit 0",
+    )
     review.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_model_arguments(review)
     _add_eval_commands(commands)
@@ -117,8 +123,8 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
         path = root / file.path
         try:
             text = decode_diff(path.read_bytes())
-        except OSError:
-            continue  # not on disk: the engine rebuilds it from the diff
+        except (OSError, ValueError):  # ValueError: a NUL in the name
+            continue  # not on disk (or not a name a file system takes): rebuilt from the diff
         lines = split_lines(text)
         if all(0 < n <= len(lines) and lines[n - 1] == t for n, t in file.added.items()):
             contents[file.path] = text
@@ -151,7 +157,13 @@ def _review(args: argparse.Namespace) -> int:
         extra["paths_ignore"] = tuple(args.paths_ignore)
     if args.all_lines:
         extra["added_lines_only"] = False
+    if args.on_error:
+        extra["on_error"] = args.on_error
     options = options_from_args(args, config, **extra)
+    if not args.root.is_dir():
+        raise InputError(f"--root {args.root} is not a directory")
+    if args.output is not None:
+        _check_writable(args.output)
     change = parse_diff(_read_diff(args.diff))
     request = ReviewRequest(change=change, contents=_contents(change, args.root))
     if not options.uses_model and not args.quiet:
@@ -160,11 +172,30 @@ def _review(args: argparse.Namespace) -> int:
     review = asyncio.run(run_review(request, options, make_llm(options), progress=progress))
     text = RENDERERS[OutputFormat(args.format)](review)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write --output {args.output}: {exc.strerror}") from exc
     else:
         sys.stdout.write(text)
     fail_on = options.fail_on
-    return EXIT_FINDINGS if fail_on and review.at_or_above(fail_on) else EXIT_OK
+    if fail_on and review.at_or_above(fail_on):
+        return EXIT_FINDINGS
+    if not review.complete:
+        reason = review.outcome_reasons[0] if review.outcome_reasons else "see the report"
+        if options.on_error == "fail":
+            _say(f"error: review {review.outcome.value}: {reason} (--on-error warn to allow)")
+            return EXIT_INCOMPLETE
+        _say(f"warning: review {review.outcome.value}: {reason}")
+    return EXIT_OK
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse an ``--output`` that cannot be written before the review runs, not after."""
+    if path.is_dir():
+        raise InputError(f"--output {path} is a directory")
+    if not path.parent.is_dir():
+        raise InputError(f"--output {path}: directory {path.parent} does not exist")
 
 
 def _dispatch(args: argparse.Namespace) -> int:

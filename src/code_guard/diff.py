@@ -26,6 +26,7 @@ class FileStatus(StrEnum):
     RENAMED = "renamed"
     BINARY = "binary"
     MODE_ONLY = "mode_only"
+    UNREADABLE = "unreadable"  # a file section whose hunks could not be read
 
 
 class LineKind(StrEnum):
@@ -63,6 +64,11 @@ class Hunk:
         return range(self.new_start, self.new_start + self.new_length)
 
 
+_NOT_REVIEWABLE = frozenset(
+    {FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY, FileStatus.UNREADABLE}
+)
+
+
 @dataclass(frozen=True, slots=True)
 class FileChange:
     """One file of the diff: its paths, status, hunks and added lines."""
@@ -75,8 +81,9 @@ class FileChange:
 
     @property
     def reviewable(self) -> bool:
-        """True when the file has new text to review (not deleted, binary or mode-only)."""
-        return self.status not in (FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY)
+        """True when the file has new text to review (not deleted, binary, mode-only or
+        unreadable)."""
+        return self.status not in _NOT_REVIEWABLE
 
     def is_added(self, line: int) -> bool:
         """True when new-file ``line`` was added by the change."""
@@ -127,8 +134,14 @@ def decode_diff(data: bytes) -> str:
     Latin-1 keeps line structure and numbering intact for non-UTF-8 files, where replacing
     bad bytes could hide the very text a finding quotes.
     """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # UTF-16 with a byte-order mark: what PowerShell's `>` writes (`git diff > x.diff`).
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DiffError(f"the diff looks like UTF-16 but does not decode: {exc}") from exc
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
@@ -144,7 +157,12 @@ def parse_diff(text: str) -> Change:
     except UnidiffParseError as exc:
         raise DiffError(f"malformed diff: {' '.join(str(exc).split())}") from exc
     if not patch and not _looks_like_header_only(normalized):
-        raise DiffError("input has no file changes; expected a unified diff (git diff output)")
+        hint = ""
+        if "\0" in normalized:
+            hint = " (it holds NUL bytes: UTF-16 without a byte-order mark? re-save it as UTF-8)"
+        raise DiffError(
+            f"input has no file changes; expected a unified diff (git diff output){hint}"
+        )
     return Change(files=tuple(_file_change(pf) for pf in patch))
 
 
@@ -162,7 +180,10 @@ def _status(pf: PatchedFile) -> FileStatus:
     if pf.is_rename:
         return FileStatus.RENAMED
     if not len(pf):
-        return FileStatus.MODE_ONLY
+        # No hunk: a mode change, or a section unidiff could not read (a garbled ``@@``
+        # header, a combined ``diff --cc`` of a merge), which must not pass for reviewed.
+        info = str(pf.patch_info or "")
+        return FileStatus.MODE_ONLY if "old mode " in info else FileStatus.UNREADABLE
     return FileStatus.MODIFIED
 
 

@@ -25,6 +25,10 @@ _NOT_REVIEWED = {
     FileStatus.BINARY: "binary file",
     FileStatus.MODE_ONLY: "file mode change only",
 }
+_UNREADABLE = (
+    "no hunk of this file could be read (a malformed @@ header, or a combined merge diff, "
+    "which is not supported: review the merge commit's first-parent diff instead)"
+)
 
 
 def select_files(
@@ -40,7 +44,9 @@ def select_files(
     for file in files:
         if file.status is FileStatus.DELETED:
             continue
-        if file.status in _NOT_REVIEWED:
+        if file.status is FileStatus.UNREADABLE:
+            skipped.append(SkippedFile(path=file.path, reason=_UNREADABLE, deliberate=False))
+        elif file.status in _NOT_REVIEWED:
             skipped.append(SkippedFile(path=file.path, reason=_NOT_REVIEWED[file.status]))
         elif safe_relative(file.path) is None:
             skipped.append(SkippedFile(path=file.path, reason="path escapes the repository"))
@@ -68,8 +74,17 @@ async def run_review(
     static_reason = None if model is not None else options.static_only_reason
     if options.uses_model and llm is None:
         static_reason = "the model client could not be created"
-    with materialize(request, tuple(f.path for f in files)) as root:
-        ctx = AgentContext(request=request, files=files, workspace=root, options=options, llm=model)
+    with materialize(request, tuple(f.path for f in files)) as workspace:
+        files = tuple(f for f in files if f.path in workspace.disk)
+        ctx = AgentContext(
+            request=request,
+            files=files,
+            workspace=workspace.root,
+            options=options,
+            llm=model,
+            disk_paths=workspace.disk,
+            real_path=workspace.real_path,
+        )
         reports = await asyncio.gather(
             *(_run_agent(name, ctx, progress) for name in options.agents)
         )
@@ -78,9 +93,18 @@ async def run_review(
         min_confidence=options.min_confidence,
         static_reason=static_reason,
         files_reviewed=[f.path for f in files],
-        files_not_reviewed=skipped,
+        files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
+        nothing_to_review=_nothing_to_review(request),
     )
+
+
+def _nothing_to_review(request: ReviewRequest) -> bool:
+    """True when the change has files but none with text to review (deletions, binaries,
+    mode changes): a complete review with nothing to say, unlike an empty diff."""
+    content_free = (FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY)
+    files = request.change.files
+    return bool(files) and all(f.status in content_free for f in files)
 
 
 async def _run_agent(name: AgentName, ctx: AgentContext, progress: Progress | None) -> AgentReport:

@@ -198,17 +198,38 @@ class AgentStatus(Frozen):
 
 
 class AgentReport(Frozen):
-    """What one agent returns: its findings and its status."""
+    """What one agent returns: its findings, its status, and the files its analysers could
+    not parse (reviewed only in part: findings there may be missing)."""
 
     status: AgentStatus
     findings: tuple[Finding, ...] = ()
+    unparsed: tuple[str, ...] = ()
 
 
 class SkippedFile(Frozen):
-    """A changed file that was not reviewed, and why (binary, ignored, no patch...)."""
+    """A changed file that was not reviewed, and why (binary, ignored, no patch...).
+
+    ``deliberate`` skips follow from the change or the user's settings (a binary file, a
+    ``paths-ignore`` match) and leave the review complete; the others (a fetch that failed, a
+    file over a size cap, a name the file system refuses) make the review partial.
+    """
 
     path: str
     reason: str
+    deliberate: bool = True
+
+
+class Outcome(StrEnum):
+    """Whether the review looked at everything it was asked to.
+
+    ``reviewed``: every reviewable file by every selected agent. ``partial``: something was
+    left out (an agent failed, a file could not be fetched, parsed or written, a cap or
+    budget was hit). ``failed``: nothing was analysed at all.
+    """
+
+    REVIEWED = "reviewed"
+    PARTIAL = "partial"
+    FAILED = "failed"
 
 
 class Review(Frozen):
@@ -225,11 +246,27 @@ class Review(Frozen):
     static_only_reason: str | None = None
     files_reviewed: tuple[str, ...] = ()
     files_not_reviewed: tuple[SkippedFile, ...] = ()
+    outcome: Outcome = Outcome.REVIEWED
+    # Why the outcome is partial or failed, one sentence each; empty when reviewed.
+    outcome_reasons: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _never_complete_with_a_failed_agent(self) -> Review:
+        """However a review was built, a failed agent makes it partial, and an incomplete
+        review is never an approval: "nothing found" must mean "looked and found nothing"."""
+        failed = [a for a in self.agents if a.state is AgentState.FAILED]
+        if failed and self.outcome is Outcome.REVIEWED:
+            reasons = tuple(f"the {a.agent.value} agent failed: {a.reason}" for a in failed)
+            object.__setattr__(self, "outcome", Outcome.PARTIAL)
+            object.__setattr__(self, "outcome_reasons", self.outcome_reasons + reasons)
+        if self.outcome is not Outcome.REVIEWED and self.verdict is Verdict.APPROVE:
+            object.__setattr__(self, "verdict", Verdict.COMMENT)
+        return self
 
     @property
     def complete(self) -> bool:
-        """True when no agent failed, so an empty review really means clean."""
-        return all(a.state is not AgentState.FAILED for a in self.agents)
+        """True when everything asked for was analysed, so an empty review means clean."""
+        return self.outcome is Outcome.REVIEWED
 
     def at_or_above(self, threshold: Severity) -> tuple[Finding, ...]:
         """Return the findings whose severity is at least ``threshold``."""

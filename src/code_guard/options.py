@@ -38,17 +38,27 @@ class ReviewOptions(Frozen):
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
     context_lines: int = Field(default=20, ge=0, le=200)
+    on_error: str = Field(
+        default="fail",
+        pattern=r"^(fail|warn)$",
+        description="fail: a partial or failed review fails the run; warn: it only says so",
+    )
 
     @field_validator("agents", mode="before")
     @classmethod
     def _parse_agents(cls, value: Any) -> Any:
         if isinstance(value, str):
             value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list | tuple) and not value:
+            names = ", ".join(a.value for a in ALL_AGENTS)
+            raise ValueError(f"no agent selected (choose from: {names})")
         return value
 
     @field_validator("fail_on", mode="before")
     @classmethod
     def _parse_fail_on(cls, value: Any) -> Any:
+        if value is False:  # YAML reads a bare `off` or `no` as false
+            return None
         if isinstance(value, str):
             text = value.strip().lower()
             return None if text in ("", "none", "never", "off") else text
@@ -75,8 +85,14 @@ def build_options(values: Mapping[str, Any]) -> ReviewOptions:
         return ReviewOptions.model_validate(dict(values))
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "options"
-        raise ConfigError(f"invalid option {where}: {first['msg']}") from exc
+        where = "-".join(str(p) for p in first["loc"][:1]).replace("_", "-") or "options"
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"invalid {where}: {message} (got {_shown(first.get('input'))})") from exc
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_config_file(path: Path) -> dict[str, Any]:
@@ -85,6 +101,8 @@ def load_config_file(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path} is not UTF-8 text (byte {exc.start})") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

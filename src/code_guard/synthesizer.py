@@ -10,6 +10,7 @@ from code_guard.models import (
     AgentState,
     Category,
     Finding,
+    Outcome,
     Review,
     Severity,
     SkippedFile,
@@ -67,6 +68,42 @@ def health_score(findings: Sequence[Finding]) -> int:
     return max(0, round(100 - penalty))
 
 
+def outcome(
+    reports: Sequence[AgentReport],
+    files_reviewed: Sequence[str],
+    files_not_reviewed: Sequence[SkippedFile],
+    *,
+    nothing_to_review: bool = False,
+) -> tuple[Outcome, tuple[str, ...]]:
+    """Whether everything asked for was analysed, and why not when it was not.
+
+    Failed: no agent ran, every agent failed, or no file was analysed (an empty diff, every
+    file ignored or unreadable). A change whose files have no text to analyse (deletions,
+    binaries, mode changes: ``nothing_to_review``) is reviewed, with nothing to say.
+    Partial: an agent failed, an analyser could not parse a file, or a file was skipped for
+    a reason other than the change or the user's settings.
+    """
+    reasons: list[str] = []
+    failed = [r.status for r in reports if r.status.state is AgentState.FAILED]
+    if not reports:
+        reasons.append("no agent was selected, so nothing was analysed")
+    if not files_reviewed and not nothing_to_review:
+        if files_not_reviewed:
+            reasons.append(f"no file was analysed ({len(files_not_reviewed)} not reviewed)")
+        else:
+            reasons.append("no file was analysed: the diff holds no file changes")
+    reasons += [f"the {a.agent.value} agent failed: {a.reason or 'no reason'}" for a in failed]
+    unparsed = sorted({path for r in reports for path in r.unparsed})
+    reasons += [f"could not parse {p}: static findings there may be missing" for p in unparsed]
+    reasons += [
+        f"{f.path} was not reviewed: {f.reason}" for f in files_not_reviewed if not f.deliberate
+    ]
+    analysed = bool(files_reviewed) or nothing_to_review
+    if not reports or not analysed or len(failed) == len(reports):
+        return Outcome.FAILED, tuple(reasons)
+    return (Outcome.PARTIAL if reasons else Outcome.REVIEWED), tuple(reasons)
+
+
 def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
     """Request changes for a confident high or critical finding; approve only a complete,
     clean review; comment otherwise."""
@@ -81,7 +118,11 @@ def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
 
 
 def summarize(
-    findings: Sequence[Finding], reports: Sequence[AgentReport], static_reason: str | None
+    findings: Sequence[Finding],
+    reports: Sequence[AgentReport],
+    static_reason: str | None,
+    state: Outcome = Outcome.REVIEWED,
+    reasons: Sequence[str] = (),
 ) -> str:
     """One or two sentences: how many findings of which severity, and what was not run."""
     counts = Counter(f.severity for f in findings)
@@ -90,9 +131,11 @@ def summarize(
         text = f"{len(findings)} finding(s): {', '.join(parts)}."
     else:
         text = "No findings."
-    failed = [r.status.agent.value for r in reports if r.status.state is AgentState.FAILED]
-    if failed:
-        text += f" Incomplete: the {', '.join(failed)} agent(s) failed, see agent status."
+    if state is not Outcome.REVIEWED:
+        head = "Review failed" if state is Outcome.FAILED else "Incomplete"
+        first = reasons[0] if reasons else "see agent status"
+        more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
+        text += f" {head}: {first[:300]}{more}."
     if static_reason:
         text += f" Static analysis only: {static_reason}."
     return text
@@ -106,17 +149,22 @@ def synthesize(
     files_reviewed: Sequence[str] = (),
     files_not_reviewed: Sequence[SkippedFile] = (),
     duration_ms: int = 0,
+    nothing_to_review: bool = False,
 ) -> Review:
     """Combine the agents' reports into one ``Review``."""
     pooled = [f for r in reports for f in r.findings if f.confidence >= min_confidence]
     findings = sorted(deduplicate(pooled), key=lambda f: f.sort_key)
-    complete = all(r.status.state is not AgentState.FAILED for r in reports)
+    state, reasons = outcome(
+        reports, files_reviewed, files_not_reviewed, nothing_to_review=nothing_to_review
+    )
     usage = sum((r.status.usage for r in reports), Usage())
     return Review(
         findings=tuple(findings),
         health_score=health_score(findings),
-        verdict=verdict(findings, complete),
-        summary=summarize(findings, reports, static_reason),
+        verdict=verdict(findings, state is Outcome.REVIEWED),
+        summary=summarize(findings, reports, static_reason, state, reasons),
+        outcome=state,
+        outcome_reasons=reasons,
         agents=tuple(r.status for r in reports),
         usage=usage,
         duration_ms=duration_ms,

@@ -1,13 +1,28 @@
-"""The change's new files written to a temporary directory, for tools that read from disk."""
+"""The change's new files written to a temporary directory, for tools that read from disk.
+
+A diff may name files that no file system here can hold as they are: a 300-byte name, a
+NUL byte, a file ``x`` next to a directory ``x/``. Such a file is written under a short,
+unique stand-in path (same suffix, so each analyser still recognises its language), and
+``Workspace`` maps tool output back to the change's own paths. A file that cannot be written
+at all is reported as not reviewed, with the reason, instead of crashing the review.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from code_guard.models import SkippedFile
 from code_guard.request import ReviewRequest
+
+# Stand-in paths live under this folder of the workspace; a change's own file under it is
+# moved aside too, so the two can never collide.
+RENAMED_DIR = ".code-guard-renamed"
+_MAX_NAME_BYTES = 255  # the usual limit of one path component (ext4, APFS, NTFS)
 
 
 def safe_relative(path: str) -> PurePosixPath | None:
@@ -21,16 +36,76 @@ def safe_relative(path: str) -> PurePosixPath | None:
     return pure
 
 
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    """Where each file of the change was written, relative to ``root``.
+
+    ``disk`` maps a change path to its path under ``root``; ``failed`` lists the files that
+    could not be written at all.
+    """
+
+    root: Path
+    disk: Mapping[str, str]
+    failed: tuple[SkippedFile, ...] = ()
+    _by_disk: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_disk", {v: k for k, v in self.disk.items()})
+
+    def real_path(self, disk_path: str) -> str:
+        """The change path of a file a tool reported as ``disk_path`` (itself if unknown)."""
+        return self._by_disk.get(disk_path.removeprefix("./"), disk_path)
+
+
+def _stand_in(path: str) -> str:
+    """A short, unique path with the same suffix as ``path``."""
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    name = PurePosixPath(path.replace("\0", "")).name or "file"
+    suffix = PurePosixPath(name).suffix[:16]
+    stem = name[: len(name) - len(suffix)].encode()[:64].decode("utf-8", "ignore") or "file"
+    return f"{RENAMED_DIR}/{digest}/{stem}{suffix}"
+
+
+def _natural(path: str) -> str | None:
+    """``path`` itself when a file system can hold it as it is, else None."""
+    rel = safe_relative(path)
+    if rel is None or "\0" in path or rel.parts[0] == RENAMED_DIR:
+        return None
+    if any(len(part.encode("utf-8", "surrogateescape")) > _MAX_NAME_BYTES for part in rel.parts):
+        return None
+    return rel.as_posix()
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    target = root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8", errors="surrogateescape")
+
+
 @contextmanager
-def materialize(request: ReviewRequest, paths: tuple[str, ...]) -> Iterator[Path]:
+def materialize(request: ReviewRequest, paths: tuple[str, ...]) -> Iterator[Workspace]:
     """Write the new text of ``paths`` under a temporary root, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="code-guard-") as tmp:
         root = Path(tmp)
+        disk: dict[str, str] = {}
+        failed: list[SkippedFile] = []
         for path in paths:
-            rel = safe_relative(path)
-            if rel is None:
-                continue
-            target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(request.text_of(path), encoding="utf-8", errors="surrogateescape")
-        yield root
+            if safe_relative(path) is None:
+                continue  # never written: the engine lists it as escaping the repository
+            text = request.text_of(path)
+            natural = _natural(path)
+            try:
+                if natural is not None:
+                    try:
+                        _write(root, natural, text)
+                        disk[path] = natural
+                        continue
+                    except OSError:
+                        pass  # a clash (``x`` and ``x/y``) or a name the system refuses
+                stand_in = _stand_in(path)
+                _write(root, stand_in, text)
+                disk[path] = stand_in
+            except OSError as exc:
+                reason = f"could not be written for analysis: {exc.strerror or exc}"
+                failed.append(SkippedFile(path=path, reason=reason, deliberate=False))
+        yield Workspace(root=root, disk=disk, failed=tuple(failed))

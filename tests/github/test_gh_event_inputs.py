@@ -130,7 +130,7 @@ def test_inputs_that_are_set_override_the_config_file(tmp_path: Path) -> None:
 
 def test_fail_on_none_and_bad_values(tmp_path: Path) -> None:
     assert build_review_options(read_inputs({"INPUT_FAIL-ON": "none"}), tmp_path).fail_on is None
-    with pytest.raises(ConfigError, match="fail_on"):
+    with pytest.raises(ConfigError, match="fail-on"):
         build_review_options(read_inputs({"INPUT_FAIL-ON": "severe"}), tmp_path)
     with pytest.raises(ConfigError, match="cannot read config file"):
         build_review_options(read_inputs({"INPUT_CONFIG": "absent.yml"}), tmp_path)

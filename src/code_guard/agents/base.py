@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -48,6 +48,14 @@ class AgentContext:
     workspace: Path
     options: ReviewOptions
     llm: LLMClient | None = None
+    # Where each file was written under ``workspace`` (a stand-in path for names the file
+    # system refuses), and the way back from a tool's path; identity when not given.
+    disk_paths: Mapping[str, str] | None = None
+    real_path: Callable[[str], str] = str
+
+    def disk_path(self, path: str) -> str:
+        """The path of change file ``path`` under ``workspace``."""
+        return path if self.disk_paths is None else self.disk_paths.get(path, path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +80,8 @@ class Agent(ABC):
         """Review the change; never raises for tool or model failures."""
         started = time.perf_counter()
         tools = self.tools()
-        candidates, errors, notes = await self._run_tools(ctx, tools)
+        candidates, errors, unparsed = await self._run_tools(ctx, tools)
+        notes: list[str] = []
         findings, usage = candidates, Usage()
         if ctx.llm is not None:
             try:
@@ -93,12 +102,13 @@ class Agent(ABC):
             duration_ms=int((time.perf_counter() - started) * 1000),
             notes=tuple(notes),
         )
-        return AgentReport(status=status, findings=tuple(findings))
+        return AgentReport(status=status, findings=tuple(findings), unparsed=unparsed)
 
     async def _run_tools(
         self, ctx: AgentContext, tools: Sequence[Tool]
-    ) -> tuple[list[Finding], list[str], list[str]]:
-        """Run every tool; return the findings, the tools' errors, and notes for the user."""
+    ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
+        """Run every tool; return the findings, the tools' errors, and the files some tool
+        could not parse (so findings there may be missing: the review is partial)."""
         results = await asyncio.gather(
             *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
         )
@@ -110,17 +120,15 @@ class Agent(ABC):
             unparsed.update(h.file_path for h in hits if h.rule == UNPARSABLE_RULE)
             if error:
                 errors.append(error)
-        # A file the analysers cannot parse yields no findings: say so rather than look clean.
-        notes = [f"could not parse {path}: static findings there may be missing" for path in
-                 sorted(unparsed)]  # fmt: skip
-        return findings, errors, notes
+        return findings, errors, tuple(sorted(unparsed))
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
-        paths = [f.path for f in ctx.files if tool.applies_to(f.path)]
+        paths = [ctx.disk_path(f.path) for f in ctx.files if tool.applies_to(f.path)]
         try:
-            return tool.run(ctx.workspace, paths), None
+            hits = tool.run(ctx.workspace, paths)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
+        return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
         info = lookup(hit.tool, hit.rule)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from code_guard.models import AgentState, Finding, Review, Severity, Verdict
+from code_guard.models import Finding, Outcome, Review, Severity, Verdict
 
 _VERDICT = {
     Verdict.APPROVE: "✅ Approve",
@@ -77,16 +77,20 @@ def render_markdown(review: Review, *, limit: int | None = 100) -> str:
             "Findings come from the static tools without model confirmation."
         )
     if not review.complete:
-        failed = [a.agent.value for a in review.agents if a.state is AgentState.FAILED]
+        head = (
+            "This review failed: nothing was analysed."
+            if review.outcome is Outcome.FAILED
+            else "This review is incomplete: part of the change was not analysed."
+        )
+        reasons = "".join(f"\n> - {cell(r)}" for r in review.outcome_reasons)
         parts.append(
-            f"> [!WARNING]\n> This review is incomplete: {', '.join(failed)} failed. "
-            "No findings from an agent that failed does not mean its area is clean."
+            f"> [!WARNING]\n> {head} No findings there does not mean it is clean.\n>{reasons}"
         )
     parts.append(severity_table(review.findings))
     if review.findings:
         parts.append("### Findings\n\n" + findings_table(review.findings, limit))
     if review.files_not_reviewed:
-        skipped = "\n".join(f"- `{s.path}`: {s.reason}" for s in review.files_not_reviewed)
+        skipped = "\n".join(f"- `{cell(s.path)}`: {s.reason}" for s in review.files_not_reviewed)
         parts.append("### Files not reviewed\n\n" + skipped)
     parts.append("### Agents\n\n" + agents_table(review))
     usage = review.usage

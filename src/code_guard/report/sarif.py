@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from code_guard import __version__
-from code_guard.models import AgentState, Category, Finding, Review, Severity
+from code_guard.models import Category, Finding, Review, Severity
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/ninja/code-guard"
@@ -84,9 +84,8 @@ def to_sarif(review: Review) -> dict[str, Any]:
     categories = sorted({f.category for f in review.findings}, key=lambda c: c.value)
     index = {c: i for i, c in enumerate(categories)}
     notifications = [
-        {"level": "error", "message": {"text": f"{a.agent.value} agent failed: {a.reason}"}}
-        for a in review.agents
-        if a.state is AgentState.FAILED
+        {"level": "error", "message": {"text": f"review {review.outcome.value}: {reason}"}}
+        for reason in review.outcome_reasons
     ]
     return {
         "$schema": SARIF_SCHEMA,
@@ -113,6 +112,7 @@ def to_sarif(review: Review) -> dict[str, Any]:
                     "healthScore": review.health_score,
                     "staticOnly": review.static_only,
                     "staticOnlyReason": review.static_only_reason,
+                    "outcome": review.outcome.value,
                 },
             }
         ],
