@@ -119,7 +119,6 @@ def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
 
 def summarize(
     findings: Sequence[Finding],
-    reports: Sequence[AgentReport],
     static_reason: str | None,
     state: Outcome = Outcome.REVIEWED,
     reasons: Sequence[str] = (),
@@ -162,7 +161,7 @@ def synthesize(
         findings=tuple(findings),
         health_score=health_score(findings),
         verdict=verdict(findings, state is Outcome.REVIEWED),
-        summary=summarize(findings, reports, static_reason, state, reasons),
+        summary=summarize(findings, static_reason, state, reasons),
         outcome=state,
         outcome_reasons=reasons,
         agents=tuple(r.status for r in reports),
@@ -172,4 +171,28 @@ def synthesize(
         static_only_reason=static_reason,
         files_reviewed=tuple(files_reviewed),
         files_not_reviewed=tuple(files_not_reviewed),
+    )
+
+
+def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:
+    """``review`` with ``files`` listed as not reviewed too (files the caller could not hand
+    to the engine, such as a patch GitHub withheld); outcome, verdict and summary follow."""
+    if not files:
+        return review
+    paths = {f.path for f in files}
+    reasons = review.outcome_reasons + tuple(
+        f"{f.path} was not reviewed: {f.reason}" for f in files if not f.deliberate
+    )
+    state = review.outcome
+    if state is Outcome.REVIEWED and reasons:
+        state = Outcome.PARTIAL
+    return review.model_copy(
+        update={
+            "files_reviewed": tuple(p for p in review.files_reviewed if p not in paths),
+            "files_not_reviewed": (*review.files_not_reviewed, *files),
+            "outcome": state,
+            "outcome_reasons": reasons,
+            "verdict": verdict(review.findings, state is Outcome.REVIEWED),
+            "summary": summarize(review.findings, review.static_only_reason, state, reasons),
+        }
     )

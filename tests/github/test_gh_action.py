@@ -116,6 +116,8 @@ def test_review_publishes_writes_outputs_and_fails_on_high(
         "health-score": "60",
         "sarif-file": "code-guard.sarif",
         "review-url": review["html_url"],
+        "outcome": "reviewed",
+        "files-not-reviewed": "0",
     }
     assert (workspace / "code-guard.sarif").read_text(encoding="utf-8") == '{"version": "2.1.0"}'
     assert "## Report: request_changes, 2 findings" in run.summary
@@ -182,10 +184,16 @@ def test_github_failing_while_publishing_exits_2_after_reporting(
     github.faults.append(Fault("POST", "/reviews$", 500, {"message": "Server Error"}, times=9))
     run = run_action(github, workspace, Fakes(findings))
     assert run.code == 2
-    assert run.stdout.splitlines()[-1].startswith("::error::Publishing the review failed")
+    assert run.stdout.splitlines()[-1].startswith("::error::posting the review failed")
     assert "::error file=app/db.py,line=10" in run.stdout
     assert run.outputs["findings"] == "2"
-    assert "Publishing the review failed" in run.summary
+    assert "posting the review failed" in run.summary
+    # Nothing is lost: the summary comment still lists every finding, and its URL is output.
+    (comment,) = github.issue_comments
+    assert "Not posted inline (1)" in comment["body"] or "posting the review failed" in (
+        comment["body"]
+    )
+    assert run.outputs["review-url"] == comment["html_url"]
 
 
 def test_draft_and_non_pr_events_are_skipped_with_a_notice(
@@ -264,3 +272,43 @@ def test_eval_wiring_matches_the_evaluation_entry_point() -> None:
     assert all(
         p.default is not inspect.Parameter.empty for n, p in params.items() if n not in wired
     )
+
+
+# --- partial failures: the rest is still reviewed and published ------------------------------
+
+
+def test_a_file_whose_contents_keep_failing_is_not_reviewed_and_the_rest_is(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    github.faults.append(Fault("GET", "/contents/app", 503, {"message": "Unavailable"}, times=20))
+    fakes = Fakes(findings)
+    run = run_action(github, workspace, fakes, fail_on="none")
+    change, _, _ = fakes.reviewed[0]
+    assert [f.path for f in change.files] == ["docs/notes.md"]
+    assert run.outputs["outcome"] == "partial"
+    assert run.outputs["files-not-reviewed"] == "1"
+    assert run.code == 4
+    assert "::error::Review partial: app/db.py was not reviewed: its contents could not be" in (
+        run.stdout
+    )
+    assert github.issue_comments  # the summary was still published
+
+
+def test_on_error_warn_lets_a_partial_review_pass(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    github.faults.append(Fault("GET", "/contents/app", 503, {"message": "Unavailable"}, times=20))
+    run = run_action(github, workspace, Fakes(findings), fail_on="none", on_error="warn")
+    assert run.code == 0
+    assert "::warning::Review partial" in run.stdout
+
+
+def test_a_failing_summary_comment_keeps_the_review_url(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    github.faults.append(Fault("POST", "/issues/7/comments$", 500, {"message": "Oops"}, times=9))
+    run = run_action(github, workspace, Fakes(findings), fail_on="none")
+    [review] = github.visible_reviews()
+    assert run.outputs["review-url"] == review["html_url"]
+    assert run.code == 2
+    assert "::error::updating the summary comment failed" in run.stdout

@@ -46,7 +46,9 @@ def test_diff_too_large_falls_back_to_paginated_files(
     github.files.append({"filename": "logo.png", "status": "added", "changes": 0, "sha": "1"})
     fetched = client.diff()
     assert fetched.via_files_api
-    assert fetched.skipped == (SkippedFile(path="logo.png", reason=NO_PATCH_REASON),)
+    assert fetched.skipped == (
+        SkippedFile(path="logo.png", reason=NO_PATCH_REASON, deliberate=False),
+    )
     rebuilt, original = parse_diff(fetched.text), parse_diff(github.diff)
     assert [(f.path, f.status, dict(f.added)) for f in rebuilt.files] == [
         (f.path, f.status, dict(f.added)) for f in original.files

@@ -67,7 +67,10 @@ def test_entrypoint_reviews_the_pull_request(github: GitHubStandIn, workspace: P
     assert not (workspace / "PWNED").exists()
     assert TOKEN not in proc.stdout + proc.stderr
     outputs = read_outputs(output)
-    assert set(outputs) == {"findings", "verdict", "health-score", "sarif-file", "review-url"}
+    assert set(outputs) == {
+        "findings", "verdict", "health-score", "sarif-file", "review-url", "outcome",
+        "files-not-reviewed",
+    }
     assert int(outputs["findings"]) >= 1  # the diff adds shell=True and SQL built with %
     assert outputs["verdict"] in {"approve", "comment", "request_changes"}
     assert 0 <= int(outputs["health-score"]) <= 100

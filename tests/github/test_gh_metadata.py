@@ -13,7 +13,10 @@ from ghstandin import FIXTURES
 
 from code_guard.github.inputs import ActionInputs
 
-REVIEW_OUTPUTS = {"findings", "verdict", "health-score", "sarif-file", "review-url"}
+REVIEW_OUTPUTS = {
+    "findings", "verdict", "health-score", "sarif-file", "review-url", "outcome",
+    "files-not-reviewed",
+}
 EVAL_OUTPUTS = {"precision", "recall", "f1", "latency-p50-ms", "latency-p95-ms"}
 OPENAPI_VERSION = "23.0.2"
 

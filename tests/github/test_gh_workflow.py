@@ -10,15 +10,17 @@ from ghrunner import read_outputs
 from code_guard.github.publish import PublishResult
 from code_guard.github.summary import job_summary, summary_comment
 from code_guard.github.workflow import (
+    ANNOTATIONS_PER_LEVEL,
     STEP_SUMMARY_LIMIT,
     annotation,
+    annotation_lines,
     command,
     escape_data,
     escape_property,
     fit_summary,
     write_outputs,
 )
-from code_guard.models import Severity
+from code_guard.models import AgentName, Category, Finding, Severity
 
 
 def test_escaping_follows_the_workflow_command_spec() -> None:
@@ -91,3 +93,25 @@ def test_summary_comment_lists_unplaced_findings_and_fits(make_finding: FindingF
     assert body.endswith("<sub>Updated for commit abc123 by Ninja Code Guard.</sub>")
     huge = summary_comment(review, "abc123", (), lambda r: "x" * 100_000)
     assert len(huge) == 65_536 and huge.endswith("Ninja Code Guard.</sub>")
+
+
+def test_annotations_are_capped_per_level_with_a_notice_of_the_rest() -> None:
+    findings = [
+        Finding(
+            agent=AgentName.SECURITY,
+            file_path="a.py",
+            line_start=n,
+            line_end=n,
+            severity=Severity.HIGH if n % 2 else Severity.LOW,
+            category=Category.SQL_INJECTION,
+            title=f"issue {n}",
+            description="",
+            confidence=0.9,
+            sources=("test",),
+        )
+        for n in range(1, 31)
+    ]
+    lines = annotation_lines(findings)
+    assert sum(line.startswith("::error ") for line in lines) == ANNOTATIONS_PER_LEVEL
+    assert sum(line.startswith("::notice ") for line in lines) == ANNOTATIONS_PER_LEVEL
+    assert lines[-1].startswith("::notice::10 more findings are not shown as annotations")

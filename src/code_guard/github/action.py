@@ -2,8 +2,10 @@
 
 Exit codes: 0 when the review found nothing at or above ``fail-on`` (or the event is not one
 to review), 1 when it did (or an eval missed its bar), 2 when the run itself failed: bad
-inputs, a missing event file, or GitHub refusing to take the review. Every failure is one
-``::error::`` line; the provider keys in the environment are never printed.
+inputs, a missing event file, or GitHub refusing to take the review; 4 when the review was
+partial or failed (something was not analysed) and ``on-error`` is ``fail``, the default.
+Every failure is one ``::error::`` line; the provider keys in the environment are never
+printed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import traceback
 from collections.abc import Mapping
 from typing import TextIO
 
-from code_guard.diff import parse_diff
+from code_guard.diff import Change, parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
 from code_guard.github import eval_mode
 from code_guard.github.event import Skip, load_event
@@ -29,10 +31,12 @@ from code_guard.github.publish import PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
 from code_guard.github.summary import job_summary, summary_comment
-from code_guard.github.workflow import annotation, command, write_outputs, write_step_summary
+from code_guard.github.workflow import annotation_lines, command, write_outputs, write_step_summary
 from code_guard.models import Review
+from code_guard.synthesizer import with_not_reviewed
 
 SARIF_NAME = "code-guard.sarif"
+EXIT_INCOMPLETE = 4
 
 
 def main(
@@ -88,10 +92,11 @@ def _review(
     fetched = client.diff()
     change = parse_diff(fetched.text)
     contents = collect_contents(change, pr.head_sha, runner.workspace, client, options.paths_ignore)
-    review = services.review(change, contents, pr.title, pr.body, options)
-    if fetched.skipped:
-        skipped = review.files_not_reviewed + fetched.skipped
-        review = review.model_copy(update={"files_not_reviewed": skipped})
+    if contents.failed:  # review the rest; these are listed as not reviewed
+        unfetched = {f.path for f in contents.failed}
+        change = Change(files=tuple(f for f in change.files if f.path not in unfetched))
+    review = services.review(change, contents.texts, pr.title, pr.body, options)
+    review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
     def body(unplaced: Unplaced) -> str:
         return summary_comment(review, pr.head_sha, unplaced, services.render_markdown)
@@ -105,13 +110,22 @@ def _review(
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
     _report(review, result, problem, runner, services, out)
-    if problem:
-        print(command("error", problem), file=out)
+    strict = options.on_error == "fail"
+    problems = ([problem] if problem else []) + list(result.problems if result else ())
+    for text in problems:
+        print(command("error" if strict else "warning", text), file=out)
+    if problems and strict:
         return 2
     if options.fail_on is not None and review.at_or_above(options.fail_on):
         worst = len(review.at_or_above(options.fail_on))
         print(command("error", f"{worst} findings at or above {options.fail_on.value}"), file=out)
         return 1
+    if not review.complete:
+        first = review.outcome_reasons[0] if review.outcome_reasons else "see the summary"
+        message = f"Review {review.outcome.value}: {first}"
+        print(command("error" if strict else "warning", message), file=out)
+        if strict:
+            return EXIT_INCOMPLETE
     return 0
 
 
@@ -124,13 +138,12 @@ def _report(
     out: TextIO,
 ) -> None:
     """Annotate what did not reach the pull request, then write SARIF, summary and outputs."""
-    if result is None or result.denied:
-        reason = result.denied if result else problem
+    if result is None or result.denied or result.problems:
+        reason = (result.denied or "; ".join(result.problems)) if result else problem
         print(command("warning", f"Findings are shown as annotations: {reason}"), file=out)
         posted = result.posted_fingerprints if result else frozenset()
-        for finding in review.findings:
-            if finding.fingerprint not in posted:
-                print(annotation(finding), file=out)
+        for line in annotation_lines([f for f in review.findings if f.fingerprint not in posted]):
+            print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
     sarif.write_text(services.render_sarif(review), encoding="utf-8")
     write_step_summary(
@@ -145,6 +158,8 @@ def _report(
             "health-score": str(review.health_score),
             "sarif-file": SARIF_NAME,  # relative: the container's paths mean nothing to later steps
             "review-url": url,
+            "outcome": review.outcome.value,
+            "files-not-reviewed": str(len(review.files_not_reviewed)),
         },
     )
 

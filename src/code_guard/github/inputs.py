@@ -32,6 +32,7 @@ class ActionInputs(Frozen):
     api_base: str = ""
     agents: str = ""
     fail_on: str = ""
+    on_error: str = ""
     max_inline_comments: int = Field(default=25, ge=0, le=200)
     paths_ignore: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -60,6 +61,7 @@ class ActionInputs(Frozen):
             "api_base": self.api_base.strip(),
             "agents": self.agents.strip(),
             "fail_on": self.fail_on.strip(),
+            "on_error": self.on_error.strip(),
             "min_confidence": self.min_confidence,
             "paths_ignore": self.ignore_globs(),
         }

@@ -37,7 +37,7 @@ def diff_from_files(files: Iterable[Mapping[str, object]]) -> DiffFetch:
             # A deletion or a pure rename has nothing to review; anything else was withheld.
             pure_rename = status == "renamed" and not int(str(entry.get("changes") or 0))
             if status != "removed" and not pure_rename:
-                skipped.append(SkippedFile(path=path, reason=NO_PATCH_REASON))
+                skipped.append(SkippedFile(path=path, reason=NO_PATCH_REASON, deliberate=False))
             continue
         previous = entry.get("previous_filename")
         parts.append(_file_diff(path, str(previous) if previous else None, status, str(patch)))

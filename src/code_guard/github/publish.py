@@ -50,6 +50,8 @@ class PublishResult:
     in_summary: Unplaced = ()
     denied: str | None = None  # why the token could not write, when it could not
     posted_fingerprints: frozenset[str] = frozenset()
+    # GitHub failures that did not stop the rest from being published (a 5xx on one step).
+    problems: tuple[str, ...] = ()
 
     @property
     def published(self) -> bool:
@@ -72,6 +74,7 @@ def publish_review(
     posted: PostedReview | None = None
     posted_fps: set[str] = set()
     denied: str | None = None
+    problems: list[str] = []
     if placement.inline:
         comments = [api_comment(f, a, change) for f, a in placement.inline]
         body = _review_body(len(comments), head_sha)
@@ -80,6 +83,10 @@ def publish_review(
         except PermissionDenied as exc:
             denied = str(exc)
             in_summary[:0] = [(f, "the token cannot post reviews") for f, _ in placement.inline]
+        except GitHubError as exc:
+            # The summary comment still lists every finding, so nothing is lost.
+            problems.append(f"posting the review failed: {exc}")
+            in_summary[:0] = [(f, "posting the review failed") for f, _ in placement.inline]
         else:
             bad = set(rejected)
             for index, (finding, _) in enumerate(placement.inline):
@@ -92,7 +99,10 @@ def publish_review(
         summary_url = upsert_summary(client, summary_body(tuple(in_summary)))
     except PermissionDenied as exc:
         denied = denied or str(exc)
+    except GitHubError as exc:
+        problems.append(f"updating the summary comment failed: {exc}")
     return PublishResult(
+        problems=tuple(problems),
         review_url=posted.html_url if posted else "",
         summary_url=summary_url,
         inline_posted=len(posted_fps),

@@ -9,12 +9,15 @@ needing ``git`` in the image and its "dubious ownership" check on the mounted wo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
 
 from code_guard.diff import Change
+from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
+from code_guard.models import SkippedFile
 
 MAX_FILE_BYTES = 1024 * 1024  # the contents API sends no text past 1 MB either
 
@@ -47,27 +50,47 @@ def _packed_ref(git: Path, ref: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Contents:
+    """The files' full texts, and the files whose fetch failed (not to be reviewed)."""
+
+    texts: dict[str, str]
+    failed: tuple[SkippedFile, ...] = ()
+
+
 def collect_contents(
     change: Change,
     head_sha: str,
     workspace: Path,
     client: GitHubClient,
     ignore: Sequence[str] = (),
-) -> dict[str, str]:
-    """Full text of each reviewable, not-ignored file at ``head_sha``; unreadable ones left out.
+) -> Contents:
+    """Full text of each reviewable, not-ignored file at ``head_sha``.
 
-    Files left out are reviewed from the diff alone (the engine rebuilds them from the hunks).
+    Files that are missing, binary or too large are left out and reviewed from the diff alone
+    (the engine rebuilds them from the hunks). A file whose fetch keeps failing (after the
+    client's retries) is reported in ``failed`` and the others still go on to be reviewed.
     """
     ignored = pathspec.GitIgnoreSpec.from_lines(ignore)
     local = workspace_head(workspace) == head_sha
-    contents: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    failed: list[SkippedFile] = []
     for file in change.reviewable_files:
         if ignored.match_file(file.path):
             continue
-        text = _read_local(workspace, file.path) if local else client.file_text(file.path, head_sha)
+        try:
+            text = (
+                _read_local(workspace, file.path)
+                if local
+                else client.file_text(file.path, head_sha)
+            )
+        except GitHubError as exc:
+            reason = f"its contents could not be fetched: {exc}"
+            failed.append(SkippedFile(path=file.path, reason=reason, deliberate=False))
+            continue
         if text is not None:
-            contents[file.path] = text
-    return contents
+            texts[file.path] = text
+    return Contents(texts=texts, failed=tuple(failed))
 
 
 def _read_local(workspace: Path, relative: str) -> str | None:

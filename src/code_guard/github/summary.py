@@ -17,10 +17,21 @@ from code_guard.models import Review
 Render = Callable[[Review], str]
 
 
+FULL_LIST = (
+    "\n\n> [!NOTE]\n> This comment is cut to GitHub's size limit. Every finding is in the "
+    "run's job summary and in the SARIF file (`code-guard.sarif`, output `sarif-file`)."
+)
+
+
 def summary_comment(review: Review, head_sha: str, unplaced: Unplaced, render: Render) -> str:
-    """The pull request's summary comment: the report plus the findings not posted inline."""
+    """The pull request's summary comment: the report plus the findings not posted inline.
+
+    Past GitHub's size limit it is cut, and says where the full list is.
+    """
     footer = f"\n\n<sub>Updated for commit {head_sha} by Ninja Code Guard.</sub>"
     body = f"{SUMMARY_MARKER}\n{render(review)}{unplaced_section(unplaced)}"
+    if len(body) + len(footer) > MAX_BODY:
+        footer = FULL_LIST + footer
     return fit(body, MAX_BODY, keep=footer)
 
 
@@ -68,6 +79,7 @@ def _publication_lines(result: PublishResult | None, problem: str | None) -> lis
         lines.append(f"> [!WARNING]\n> {' '.join(problem.split())}")
     if result is None:
         return lines
+    lines += [f"> [!WARNING]\n> {' '.join(p.split())}" for p in result.problems]
     if result.denied:
         lines.append(
             "> [!WARNING]\n> The token cannot write to this pull request, so findings are shown "

@@ -8,7 +8,7 @@ finding whose text holds a newline could end the command early and inject anothe
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from code_guard.models import Finding, Severity
@@ -39,6 +39,35 @@ def command(name: str, message: str, properties: Mapping[str, object] | None = N
     """Format one workflow command line, e.g. ``::error file=a.py,line=3::message``."""
     props = ",".join(f"{k}={escape_property(str(v))}" for k, v in (properties or {}).items())
     return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+# GitHub shows at most this many annotations of each level per step and drops the rest.
+ANNOTATIONS_PER_LEVEL = 10
+
+
+def annotation_lines(findings: Sequence[Finding]) -> list[str]:
+    """Annotation commands for ``findings``, at most ``ANNOTATIONS_PER_LEVEL`` per level (the
+    worst first), then one notice naming how many were left out and where they are."""
+    shown: dict[str, int] = {}
+    lines: list[str] = []
+    left_out = 0
+    for finding in sorted(findings, key=lambda f: f.sort_key):
+        level = _LEVELS[finding.severity]
+        if shown.get(level, 0) >= ANNOTATIONS_PER_LEVEL:
+            left_out += 1
+            continue
+        shown[level] = shown.get(level, 0) + 1
+        lines.append(annotation(finding))
+    if left_out:
+        lines.append(
+            command(
+                "notice",
+                f"{left_out} more findings are not shown as annotations (GitHub shows "
+                f"{ANNOTATIONS_PER_LEVEL} per level); all are in the job summary and the SARIF "
+                "file",
+            )
+        )
+    return lines
 
 
 def annotation(finding: Finding) -> str:
