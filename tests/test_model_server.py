@@ -373,3 +373,31 @@ def test_a_review_against_the_server(
     security = next(a for a in review.agents if a.agent is AgentName.SECURITY)
     assert "dropped 1 model finding(s) that quoted no added line" in security.notes
     assert sleep.delays == []
+
+
+# --- a local server as the README shows it: no key, errors that name it, clean stdout --------
+
+
+def test_a_local_server_needs_no_key(
+    litellm: ModuleType, server: HTTPServer, sleep: RecordingSleep, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    then(server, 200, chat_completion(answer_json(EMPTY)))
+    settings = LLMSettings(model=MODEL, api_base=server.url_for("/v1"), timeout_s=10)
+    answer = asyncio.run(LiteLLMClient(settings, sleep=sleep).complete(MESSAGES, ModelAnswer))
+    assert answer.value == EMPTY
+    assert len(server.log) == 1
+    assert server.log[0][0].headers["Authorization"] == "Bearer no-key-needed"
+
+
+def test_errors_name_the_server_and_stdout_stays_clean(
+    litellm: ModuleType,
+    server: HTTPServer,
+    sleep: RecordingSleep,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    then(server, 401, api_error("Incorrect API key provided: sk-test", "invalid_request_error"))
+    with pytest.raises(PermanentModelError) as caught:
+        ask(make_client(server, sleep, max_retries=3))
+    assert f"from {server.url_for('/v1')}" in str(caught.value)
+    assert capsys.readouterr().out == ""  # no "Give Feedback / Get Help" banner

@@ -22,7 +22,17 @@ def _import_litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
+    # On every failed call litellm prints a "Give Feedback / Get Help" banner to stdout,
+    # which corrupts `--format json|sarif` on stdout. This flag has no per-call form, so it is
+    # set once, at import, as litellm's own Router does (BerriAI/litellm#5942).
+    litellm.suppress_debug_info = True
     return litellm
+
+
+# A placeholder key for OpenAI-compatible servers (llama.cpp, vLLM, LM Studio...) that need
+# none: the OpenAI client refuses to send a request without some key.
+NO_KEY = "no-key-needed"
+_KEYLESS_PREFIXES = ("openai/", "hosted_vllm/", "lm_studio/", "llamafile/")
 
 
 _TRANSIENT = (
@@ -67,16 +77,32 @@ class LiteLLMClient(LLMClient):
         }
         if self.settings.api_base:
             kwargs["api_base"] = self.settings.api_base
+            if self._needs_placeholder_key():
+                kwargs["api_key"] = NO_KEY
         kwargs.update(self._extra)
         try:
             response = await litellm.acompletion(**kwargs)
         except Exception as exc:
-            raise _map_error(litellm, exc) from exc
+            raise _map_error(litellm, exc, self.endpoint) from exc
         choice = response.choices[0]
         return Completion(
             text=choice.message.content or "",
             finish_reason=choice.finish_reason,
             usage=self._usage(response),
+        )
+
+    @property
+    def endpoint(self) -> str:
+        """Where requests go, for error messages: the server URL, or the provider's name."""
+        if self.settings.api_base:
+            return self.settings.api_base
+        provider = self.settings.model.split("/", 1)[0] if "/" in self.settings.model else ""
+        return f"the {provider or 'provider'} API"
+
+    def _needs_placeholder_key(self) -> bool:
+        """A local OpenAI-compatible server, and no key in the environment for it."""
+        return self.settings.model.startswith(_KEYLESS_PREFIXES) and not os.environ.get(
+            "OPENAI_API_KEY"
         )
 
     def _usage(self, response: Any) -> Usage:
@@ -92,14 +118,28 @@ class LiteLLMClient(LLMClient):
         )
 
 
-def _map_error(litellm: Any, exc: Exception) -> Exception:
+def _map_error(litellm: Any, exc: Exception, endpoint: str = "the provider") -> Exception:
     name = type(exc).__name__
-    message = f"{name}: {str(exc)[:300]}"
+    message = f"{name} from {endpoint}: {str(exc)[:300]}"
+    if _is_auth_error(litellm, exc):
+        return PermanentModelError(message)  # a key problem: retrying cannot help
     transient = tuple(getattr(litellm, n) for n in _TRANSIENT if hasattr(litellm, n))
     status = getattr(exc, "status_code", None)
     if isinstance(exc, transient) or (isinstance(status, int) and status >= 500):
         return TransientModelError(message, retry_after=_retry_after(exc))
     return PermanentModelError(message)
+
+
+def _is_auth_error(litellm: Any, exc: Exception) -> bool:
+    """401/403, or a missing key that litellm reports under another name (an internal
+    server error, for OpenAI's client refusing to start without a key)."""
+    auth = getattr(litellm, "AuthenticationError", None)
+    if auth is not None and isinstance(exc, auth):
+        return True
+    if getattr(exc, "status_code", None) in (401, 403):
+        return True
+    text = str(exc).lower()
+    return "api_key client option must be set" in text or "no api key" in text
 
 
 def _retry_after(exc: Exception) -> float | None:
