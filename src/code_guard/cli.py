@@ -91,6 +91,12 @@ def _build_parser() -> argparse.ArgumentParser:
         "--all-lines", action="store_true", help="also report findings on unchanged lines"
     )
     review.add_argument(
+        "--time-budget",
+        type=float,
+        metavar="MINUTES",
+        help="stop after this long; what was found is reported, the rest listed as not done",
+    )
+    review.add_argument(
         "--on-error",
         choices=("fail", "warn"),
         help="fail (default): exit 4 when the review is partial or failed; warn: exit 0",
@@ -159,6 +165,8 @@ def _review(args: argparse.Namespace) -> int:
         extra["added_lines_only"] = False
     if args.on_error:
         extra["on_error"] = args.on_error
+    if args.time_budget is not None:
+        extra["time_budget"] = args.time_budget
     options = options_from_args(args, config, **extra)
     if not args.root.is_dir():
         raise InputError(f"--root {args.root} is not a directory")

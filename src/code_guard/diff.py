@@ -15,6 +15,11 @@ from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchedFile, PatchSet
 
 from code_guard.errors import DiffError
+from code_guard.models import SkippedFile
+
+# The largest diff read, in characters. Past it, whole file sections are left unread (and
+# listed as not reviewed) rather than parsing tens of megabytes to review none of it in time.
+MAX_DIFF_CHARS = 20_000_000
 
 
 class FileStatus(StrEnum):
@@ -117,10 +122,20 @@ class Change:
     """A whole parsed diff."""
 
     files: tuple[FileChange, ...]
+    # Files whose sections were past the diff size cap, so never parsed.
+    not_parsed: tuple[SkippedFile, ...] = ()
+    _by_path: dict[str, FileChange] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Looked up once per tool result: a dict, not a scan of thousands of files.
+        by_path: dict[str, FileChange] = {}
+        for file in self.files:
+            by_path.setdefault(file.path, file)
+        object.__setattr__(self, "_by_path", by_path)
 
     def file(self, path: str) -> FileChange | None:
         """Return the file changed at new path ``path``, if any."""
-        return next((f for f in self.files if f.path == path), None)
+        return self._by_path.get(path)
 
     @property
     def reviewable_files(self) -> tuple[FileChange, ...]:
@@ -146,12 +161,20 @@ def decode_diff(data: bytes) -> str:
         return data.decode("latin-1")
 
 
-def parse_diff(text: str) -> Change:
-    """Parse unified diff text into a ``Change``, raising ``DiffError`` on malformed input."""
+def parse_diff(text: str, max_chars: int = MAX_DIFF_CHARS) -> Change:
+    """Parse unified diff text into a ``Change``, raising ``DiffError`` on malformed input.
+
+    File sections past ``max_chars`` are not parsed; they are listed in ``not_parsed``.
+    """
     # CRLF diffs (from Windows checkouts) parse as LF; the carriage returns are not content.
     normalized = text.replace("\r\n", "\n")
     if not normalized.strip():
         return Change(files=())
+    not_parsed: tuple[SkippedFile, ...] = ()
+    if len(normalized) > max_chars:
+        normalized, not_parsed = _cut(normalized, max_chars)
+        if not normalized:
+            return Change(files=(), not_parsed=not_parsed)
     try:
         patch = PatchSet(normalized)
     except UnidiffParseError as exc:
@@ -163,7 +186,35 @@ def parse_diff(text: str) -> Change:
         raise DiffError(
             f"input has no file changes; expected a unified diff (git diff output){hint}"
         )
-    return Change(files=tuple(_file_change(pf) for pf in patch))
+    return Change(files=tuple(_file_change(pf) for pf in patch), not_parsed=not_parsed)
+
+
+def _cut(text: str, max_chars: int) -> tuple[str, tuple[SkippedFile, ...]]:
+    """Keep the whole file sections that fit in ``max_chars``; name the others."""
+    starts = [0] if text.startswith("diff --git ") else []
+    starts += [i + 1 for i in _find_all(text, "\ndiff --git ")]
+    if not starts:
+        raise DiffError(f"the diff is over {max_chars:,} characters and has no file sections")
+    bounds = [*starts, len(text)]
+    kept = 0
+    skipped: list[SkippedFile] = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        if end <= max_chars and not skipped:
+            kept = end
+            continue
+        header = text[start : text.find("\n", start)]
+        path = header.rsplit(" b/", 1)[-1] if " b/" in header else header
+        reason = f"the diff is over the cap of {max_chars:,} characters; this file was not read"
+        skipped.append(SkippedFile(path=path, reason=reason, deliberate=False))
+    return text[:kept], tuple(skipped)
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
 
 
 def _looks_like_header_only(text: str) -> bool:

@@ -10,11 +10,13 @@ import pathspec
 
 from code_guard.agents import AgentContext, agent_for
 from code_guard.diff import FileChange, FileStatus
+from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.synthesizer import synthesize
+from code_guard.tools.base import DEADLINE
 from code_guard.workspace import materialize, safe_relative
 
 __all__ = ["ReviewRequest", "run_review", "review_sync", "select_files"]
@@ -70,6 +72,8 @@ async def run_review(
     """
     started = time.perf_counter()
     files, skipped = select_files(request.change.files, options.paths_ignore)
+    files, too_large = within_caps(request, files)
+    skipped = (*skipped, *request.change.not_parsed, *too_large)
     model = llm if options.uses_model else None
     static_reason = None if model is not None else options.static_only_reason
     if options.uses_model and llm is None:
@@ -85,9 +89,14 @@ async def run_review(
             disk_paths=workspace.disk,
             real_path=workspace.real_path,
         )
-        reports = await asyncio.gather(
-            *(_run_agent(name, ctx, progress) for name in options.agents)
-        )
+        deadline = _deadline(options)
+        token = DEADLINE.set(deadline)
+        try:
+            reports = await asyncio.gather(
+                *(_run_agent(name, ctx, progress, deadline) for name in options.agents)
+            )
+        finally:
+            DEADLINE.reset(token)
     return synthesize(
         reports,
         min_confidence=options.min_confidence,
@@ -107,9 +116,29 @@ def _nothing_to_review(request: ReviewRequest) -> bool:
     return bool(files) and all(f.status in content_free for f in files)
 
 
-async def _run_agent(name: AgentName, ctx: AgentContext, progress: Progress | None) -> AgentReport:
+def _deadline(options: ReviewOptions) -> float | None:
+    if options.time_budget is None:
+        return None
+    return time.monotonic() + options.time_budget * 60
+
+
+async def _run_agent(
+    name: AgentName, ctx: AgentContext, progress: Progress | None, deadline: float | None = None
+) -> AgentReport:
     try:
-        report = await agent_for(name).review(ctx)
+        review = agent_for(name).review(ctx)
+        if deadline is None:
+            report = await review
+        else:
+            report = await asyncio.wait_for(review, max(deadline - time.monotonic(), 0.0))
+    except TimeoutError:
+        minutes = ctx.options.time_budget
+        status = AgentStatus(
+            agent=name,
+            state=AgentState.FAILED,
+            reason=f"the time budget of {minutes:g} minute(s) ran out before it finished",
+        )
+        report = AgentReport(status=status)
     except Exception as exc:  # noqa: BLE001 - a bug in one agent must not sink the others
         status = AgentStatus(
             agent=name, state=AgentState.FAILED, reason=f"internal error: {exc!r}"[:500]

@@ -38,6 +38,11 @@ class ReviewOptions(Frozen):
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
     context_lines: int = Field(default=20, ge=0, le=200)
+    time_budget: float | None = Field(
+        default=None,
+        gt=0.0,
+        description="minutes the whole review may take; what is not done by then is listed",
+    )
     on_error: str = Field(
         default="fail",
         pattern=r"^(fail|warn)$",

@@ -30,6 +30,8 @@ class ReviewRequest:
     contents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     title: str = ""
     body: str = ""
+    # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
+    _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def lines_of(self, path: str) -> list[str]:
         """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).
@@ -43,8 +45,10 @@ class ReviewRequest:
         """The new text of ``path``: given contents, else rebuilt from the diff."""
         if path in self.contents:
             return self.contents[path]
-        file = self.change.file(path)
-        if file is None:
-            return ""
-        text = file.rebuild()
-        return scaffold_python(text, file) if path.endswith(".py") else text
+        if path not in self._rebuilt:
+            file = self.change.file(path)
+            text = "" if file is None else file.rebuild()
+            if file is not None and path.endswith(".py"):
+                text = scaffold_python(text, file)
+            self._rebuilt[path] = text
+        return self._rebuilt[path]

@@ -123,9 +123,17 @@ class Agent(ABC):
         return findings, errors, tuple(sorted(unparsed))
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
-        paths = [ctx.disk_path(f.path) for f in ctx.files if tool.applies_to(f.path)]
+        files = [f for f in ctx.files if tool.applies_to(f.path)]
+        paths = [ctx.disk_path(f.path) for f in files]
+        # Findings are kept on added lines only (by default), so tools that pay per line
+        # read just those: the cost follows the change, not the size of the files.
+        focus = (
+            {ctx.disk_path(f.path): f.added.keys() for f in files}
+            if ctx.options.added_lines_only
+            else None
+        )
         try:
-            hits = tool.run(ctx.workspace, paths)
+            hits = tool.run_focused(ctx.workspace, paths, focus)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
         return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None

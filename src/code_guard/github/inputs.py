@@ -33,6 +33,7 @@ class ActionInputs(Frozen):
     agents: str = ""
     fail_on: str = ""
     on_error: str = ""
+    time_budget: str = ""
     max_inline_comments: int = Field(default=25, ge=0, le=200)
     paths_ignore: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -62,6 +63,7 @@ class ActionInputs(Frozen):
             "agents": self.agents.strip(),
             "fail_on": self.fail_on.strip(),
             "on_error": self.on_error.strip(),
+            "time_budget": self.time_budget.strip(),
             "min_confidence": self.min_confidence,
             "paths_ignore": self.ignore_globs(),
         }

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -12,6 +14,13 @@ from typing import ClassVar
 from code_guard.errors import ToolError
 
 PYTHON_SUFFIXES = (".py", ".pyi")
+# The ``time.monotonic()`` by which the review must end, if it has a time budget. A context
+# variable, because ``asyncio.to_thread`` carries it into the threads that run the tools.
+DEADLINE: ContextVar[float | None] = ContextVar("code_guard_deadline", default=None)
+_PROCESS_TIMEOUT_S = 300.0
+# Which lines of each file matter (the lines the change added), for tools whose cost grows
+# with the lines they read; None means every line.
+Focus = Mapping[str, Collection[int]] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +49,11 @@ class Tool(ABC):
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Analyse ``paths`` (relative to ``workspace``), raising ``ToolError`` on a crash."""
 
+    def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
+        """Like ``run``, told which lines matter; a tool whose cost grows with every line it
+        reads overrides this to read only those. By default, the whole files."""
+        return self.run(workspace, paths)
+
 
 def is_python(path: str) -> bool:
     """True for Python source files."""
@@ -48,11 +62,17 @@ def is_python(path: str) -> bool:
 
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
     """Run an analyser and return its stdout, wrapping every failure in ``ToolError``."""
+    timeout = _PROCESS_TIMEOUT_S
+    deadline = DEADLINE.get()
+    if deadline is not None:
+        timeout = min(timeout, max(deadline - time.monotonic(), 0.1))
     try:
         proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
-            list(args), cwd=cwd, capture_output=True, text=True, timeout=300, check=False
+            list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except subprocess.TimeoutExpired as exc:
+        raise ToolError(f"{Path(args[0]).name} ran out of time after {timeout:.0f} s") from exc
+    except OSError as exc:
         raise ToolError(f"{args[0]} could not run: {exc}") from exc
     if proc.returncode not in ok_codes:
         detail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.errors import ToolError
 from code_guard.request import split_lines
-from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.base import Focus, Tool, ToolHit
 
 # detect-secrets keeps its plugin settings in a module global; agents run tools in threads,
 # so scans are serialised.
@@ -29,6 +30,34 @@ class SecretsTool(Tool):
         """Every file but obvious binaries."""
         return not path.lower().endswith(_BINARY_SUFFIXES)
 
+    def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
+        """Scan only the focus lines of each file, so the cost follows the change, not the
+        file: detect-secrets spends about as long on a blank line as on a real one.
+
+        Its plugins and filters read one line at a time, so the focus lines are written, in
+        order, to stand-in files of the same names in a scratch folder, scanned there, and
+        the hits mapped back to their true line numbers.
+        """
+        if focus is None:
+            return self.run(workspace, paths)
+        with tempfile.TemporaryDirectory(prefix="code-guard-secrets-") as tmp:
+            scratch = Path(tmp)
+            numbers: dict[str, list[int]] = {}
+            for path in paths:
+                lines = split_lines(_read(workspace / path))
+                keep = sorted(n for n in focus.get(path, ()) if 0 < n <= len(lines))
+                target = scratch / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text("".join(lines[n - 1] + "\n" for n in keep), encoding="utf-8")
+                numbers[path] = keep
+            hits = self.run(scratch, paths)
+        return [
+            ToolHit(h.tool, h.rule, h.file_path, line, line, h.message)
+            for h in hits
+            if 0 < h.line <= len(numbers.get(h.file_path, ()))
+            for line in [numbers[h.file_path][h.line - 1]]
+        ]
+
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Scan each file with detect-secrets' default plugins and filters, then once more
         line by line for token formats alone.
@@ -47,10 +76,12 @@ class SecretsTool(Tool):
             for path in paths:
                 try:
                     collection.scan_file(path)
-                    text = (workspace / path).read_text(encoding="utf-8", errors="replace")
+                    text = _read(workspace / path)
                 except Exception as exc:  # noqa: BLE001 - the library raises anything
                     raise ToolError(f"detect-secrets failed on {path}: {exc}") from exc
                 for number, line in enumerate(split_lines(text), start=1):
+                    if not line.strip():
+                        continue  # nothing to find, and scan_line costs as much as on text
                     for secret in scan_line(line):
                         if secret.type not in GUESSING_DETECTORS:
                             found[(path, number, secret.type)] = None
@@ -63,3 +94,10 @@ class SecretsTool(Tool):
             ToolHit(self.name, kind, path, line, line, f"Possible hard-coded secret ({kind}).")
             for path, line, kind in found
         ]
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ToolError(f"detect-secrets cannot read {path.name}: {exc.strerror}") from exc
