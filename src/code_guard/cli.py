@@ -140,7 +140,13 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
 
 
 def _say(message: str) -> None:
-    print(f"code-guard: {message}", file=sys.stderr)
+    print(f"code-guard: {printable(message)}", file=sys.stderr)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped: file names come from the diff, and a CR or
+    an ANSI escape in one must not break the one-line message or drive the terminal."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
 def _progress(status: AgentStatus) -> None:
