@@ -89,3 +89,19 @@ def test_generated_diffs_parse_to_the_added_lines(old: list[str], new: list[str]
     assert dict(file.added) == expected_added(old, new)
     # Every line the diff shows sits at its new-file number.
     assert all(new[n - 1] == text for n, text in file.new_lines())
+
+
+@FUZZ
+@given(source, source)
+def test_the_base_rebuilt_from_the_head_and_the_hunks_is_the_old_file(
+    old: list[str], new: list[str]
+) -> None:
+    diff = "".join(
+        line + "\n" for line in difflib.unified_diff(old, new, "a/f.py", "b/f.py", lineterm="")
+    )
+    if old == new:
+        return
+    (file,) = parse_diff(diff).files
+    assert file.base_text("".join(line + "\n" for line in new)) == "".join(
+        line + "\n" for line in old
+    )

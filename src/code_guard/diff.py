@@ -105,6 +105,37 @@ class FileChange:
                 if line.new_number is not None:
                     yield line.new_number, line.text
 
+    @property
+    def has_base(self) -> bool:
+        """True when the file existed before the change (so findings can be compared)."""
+        return self.status in (FileStatus.MODIFIED, FileStatus.RENAMED)
+
+    def base_text(self, head: str) -> str:
+        """The file before the change, rebuilt from its text after (``head``) and the hunks.
+
+        Lines outside the hunks are the same on both sides; inside each hunk the new-side
+        lines are swapped for the old-side ones (context and removed lines). Line numbers of
+        the base are exact wherever the head's are.
+        """
+        lines = head.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        out: list[str] = []
+        cursor = 1  # next head line to copy
+        for hunk in self.hunks:
+            start = hunk.new_start if hunk.new_length else hunk.new_start + 1
+            out.extend(lines[cursor - 1 : start - 1])
+            out.extend(ln.text for ln in hunk.lines if ln.kind is not LineKind.ADDED)
+            cursor = start + hunk.new_length
+        out.extend(lines[cursor - 1 :])
+        return "".join(line + "\n" for line in out)
+
+    def base_lines_in_hunks(self) -> frozenset[int]:
+        """Old-file numbers of the lines the hunks show (context and removed)."""
+        return frozenset(
+            ln.old_number for h in self.hunks for ln in h.lines if ln.old_number is not None
+        )
+
     def rebuild(self) -> str:
         """Rebuild the new file from the diff alone: shown lines in place, blanks between.
 
