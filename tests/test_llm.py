@@ -16,7 +16,8 @@ import pytest
 from code_guard.agents.answer import ModelAnswer
 from code_guard.errors import InvalidAnswerError, PermanentModelError, TransientModelError
 from code_guard.litellm_client import LiteLLMClient
-from code_guard.llm import Answer, Completion, LLMClient, LLMSettings, make_llm
+from code_guard.llm import Answer, Completion, LLMClient, LLMSettings
+from code_guard.model_client import make_llm
 from code_guard.models import Usage
 from code_guard.options import ReviewOptions
 

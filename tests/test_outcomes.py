@@ -221,3 +221,11 @@ def test_odd_paths_are_reviewed_under_their_own_names(paths: list[str]) -> None:
     assert flagged == set(python)
     assert review.outcome is Outcome.REVIEWED
     assert set(review.files_reviewed) == set(paths)
+
+
+def test_two_paths_one_name_on_disk_keep_their_own_findings() -> None:
+    diff = added_file("x", "import os") + added_file("x/", EVAL_LINE)
+    diff += added_file("a//b.py", EVAL_LINE) + added_file("a/b.py", "import os")
+    review = review_sync(ReviewRequest(change=parse_diff(diff)), ReviewOptions())
+    flagged = {f.file_path for f in review.findings if f.category.value == "code_injection"}
+    assert "a//b.py" in flagged and "a/b.py" not in flagged

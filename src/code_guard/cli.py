@@ -19,14 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from code_guard import __version__
+from code_guard.arguments import add_model_arguments, config_values, options_from_args
 from code_guard.diff import Change, decode_diff, parse_diff
 from code_guard.engine import run_review
 from code_guard.errors import CodeGuardError, InputError
-from code_guard.llm import make_llm
+from code_guard.model_client import make_llm
 from code_guard.models import AgentState, AgentStatus, Severity
-from code_guard.options import ReviewOptions, build_options, load_config_file
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest, split_lines
+from code_guard.sanitize import redact
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 
@@ -36,38 +37,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:
         raise InputError(f"{self.prog}: {message}")
-
-
-def add_model_arguments(parser: argparse.ArgumentParser) -> None:
-    """Flags shared by review and eval: the model and offline mode."""
-    parser.add_argument("--model", help="litellm model name, e.g. gpt-4o-mini or ollama/qwen2.5")
-    parser.add_argument("--api-base", help="base URL of an OpenAI-compatible or local server")
-    parser.add_argument(
-        "--offline", action="store_true", help="never call a model: static analysis only"
-    )
-    parser.add_argument("--agents", help="comma-separated agents (default: all three)")
-    parser.add_argument("--min-confidence", type=float, help="drop findings below this (0-1)")
-    parser.add_argument("--config", type=Path, help="YAML file of review options")
-
-
-def config_values(args: argparse.Namespace) -> dict[str, Any]:
-    """The options in ``--config``, or none."""
-    return load_config_file(args.config) if args.config else {}
-
-
-def options_from_args(
-    args: argparse.Namespace, config: dict[str, Any] | None = None, **extra: Any
-) -> ReviewOptions:
-    """Config file values (``config``, else read from ``--config``), then flags given on the
-    command line, then ``extra``."""
-    values = dict(config_values(args) if config is None else config)
-    for name in ("model", "api_base", "agents", "min_confidence"):
-        if getattr(args, name, None) is not None:
-            values[name] = getattr(args, name)
-    if args.offline:
-        values["offline"] = True
-    values.update(extra)
-    return build_options(values)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -140,7 +109,7 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
 
 
 def _say(message: str) -> None:
-    print(f"code-guard: {printable(message)}", file=sys.stderr)
+    print(f"code-guard: {printable(redact(message))}", file=sys.stderr)
 
 
 def printable(text: str) -> str:

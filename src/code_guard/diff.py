@@ -289,8 +289,37 @@ def _file_change(pf: PatchedFile) -> FileChange:
     )
 
 
+_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def unquote_git_path(name: str) -> str:
+    """Undo git's C-style quoting of a path (``"b/caf\\303\\251.py"`` -> ``b/café.py``).
+
+    git quotes a name holding a non-ASCII byte, a double quote, a backslash or a control
+    character, and escapes those as ``\\"``, ``\\\\``, ``\\t``... or three octal digits per byte.
+    """
+    if len(name) < 2 or not (name.startswith('"') and name.endswith('"')):
+        return name
+    body, out, i = name[1:-1], bytearray(), 0
+    while i < len(body):
+        char = body[i]
+        if char != "\\" or i + 1 == len(body):
+            out += char.encode("utf-8", "surrogateescape")
+            i += 1
+        elif body[i + 1 : i + 4].isdigit() and len(body[i + 1 : i + 4]) == 3:
+            out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
+            i += 4
+        else:
+            out.append(_C_ESCAPES.get(body[i + 1], ord(body[i + 1]) & 0xFF))
+            i += 2
+    return out.decode("utf-8", "surrogateescape")
+
+
 def _strip_prefix(name: str | None) -> str | None:
-    if name is None or name == "/dev/null":
+    if name is None:
+        return None
+    name = unquote_git_path(name)
+    if name == "/dev/null":
         return None
     for prefix in ("a/", "b/"):
         if name.startswith(prefix):

@@ -14,6 +14,7 @@ from typing import Any
 from code_guard.errors import PermanentModelError, TransientModelError
 from code_guard.llm import Completion, LLMClient, LLMSettings, Message, Sleep
 from code_guard.models import Usage
+from code_guard.sanitize import redact
 
 
 def _import_litellm() -> Any:
@@ -120,7 +121,8 @@ class LiteLLMClient(LLMClient):
 
 def _map_error(litellm: Any, exc: Exception, endpoint: str = "the provider") -> Exception:
     name = type(exc).__name__
-    message = f"{name} from {endpoint}: {str(exc)[:300]}"
+    # Provider errors can echo the request's headers or key: redact before anything keeps it.
+    message = redact(f"{name} from {endpoint}: {str(exc)[:300]}")
     if _is_auth_error(litellm, exc):
         return PermanentModelError(message)  # a key problem: retrying cannot help
     transient = tuple(getattr(litellm, n) for n in _TRANSIENT if hasattr(litellm, n))

@@ -185,12 +185,3 @@ def _repair_prompt(problem: str) -> str:
 def answer_json(value: BaseModel) -> str:
     """Serialize an answer model as a model would send it (used by fakes and examples)."""
     return json.dumps(value.model_dump(mode="json"))
-
-
-def make_llm(options: ReviewOptions) -> LLMClient | None:
-    """The client for ``options``, or None when the review is static-only."""
-    if not options.uses_model:
-        return None
-    from code_guard.litellm_client import LiteLLMClient
-
-    return LiteLLMClient(LLMSettings.from_options(options))

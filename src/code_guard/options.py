@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from code_guard.errors import ConfigError
 from code_guard.models import AgentName, Frozen, Severity
+from code_guard.sanitize import redact
 
 ALL_AGENTS: tuple[AgentName, ...] = (AgentName.SECURITY, AgentName.PERFORMANCE, AgentName.STYLE)
 
@@ -59,6 +61,21 @@ class ReviewOptions(Frozen):
             raise ValueError(f"no agent selected (choose from: {names})")
         return value
 
+    @field_validator("api_base")
+    @classmethod
+    def _check_api_base(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http(s) URL such as http://127.0.0.1:8080/v1")
+        if parts.username or parts.password:
+            # It would be printed in errors and sent as plain text: keys go in the
+            # provider's environment variable instead.
+            raise ValueError("must not contain credentials (user:pass@); set the key in the "
+                             "provider's environment variable instead")
+        return value
+
     @field_validator("fail_on", mode="before")
     @classmethod
     def _parse_fail_on(cls, value: Any) -> Any:
@@ -92,7 +109,10 @@ def build_options(values: Mapping[str, Any]) -> ReviewOptions:
         first = exc.errors()[0]
         where = "-".join(str(p) for p in first["loc"][:1]).replace("_", "-") or "options"
         message = str(first["msg"]).removeprefix("Value error, ")
-        raise ConfigError(f"invalid {where}: {message} (got {_shown(first.get('input'))})") from exc
+        shown = _shown(first.get("input"))
+        if where == "api-base":
+            shown = redact(shown)  # never echo a credential back
+        raise ConfigError(f"invalid {where}: {message} (got {shown})") from exc
 
 
 def _shown(value: Any) -> str:

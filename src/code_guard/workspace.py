@@ -88,17 +88,21 @@ def materialize(request: ReviewRequest, paths: tuple[str, ...]) -> Iterator[Work
     with tempfile.TemporaryDirectory(prefix="code-guard-") as tmp:
         root = Path(tmp)
         disk: dict[str, str] = {}
+        used: set[str] = set()
         failed: list[SkippedFile] = []
         for path in paths:
             if safe_relative(path) is None:
                 continue  # never written: the engine lists it as escaping the repository
             text = request.text_of(path)
             natural = _natural(path)
+            if natural in used:
+                natural = None  # ``x/`` and ``x``, or ``a//b`` and ``a/b``: one name on disk
             try:
                 if natural is not None:
                     try:
                         _write(root, natural, text)
                         disk[path] = natural
+                        used.add(natural)
                         continue
                     except OSError:
                         pass  # a clash (``x`` and ``x/y``) or a name the system refuses

@@ -75,3 +75,10 @@ def read_outputs(path: Path) -> dict[str, str]:
             value.append(body)
         outputs[name] = "\n".join(value)
     return outputs
+
+
+def without_masks(stdout: str) -> str:
+    """``stdout`` without the ``::add-mask::`` lines the action prints first."""
+    return "".join(
+        line for line in stdout.splitlines(keepends=True) if not line.startswith("::add-mask::")
+    )

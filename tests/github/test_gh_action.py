@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from ghfakes import FAST_RETRY, TOKEN, FindingFactory, make_review, render_stub
-from ghrunner import read_outputs, runner_environ
+from ghrunner import read_outputs, runner_environ, without_masks
 from ghstandin import FIXTURES, Fault, GitHubStandIn
 
 from code_guard.diff import Change
@@ -67,7 +67,8 @@ class Fakes:
 @dataclass
 class Run:
     code: int
-    stdout: str
+    stdout: str  # without the ::add-mask:: lines, which are in ``masks``
+    masks: list[str]
     outputs: dict[str, str]
     summary: str
 
@@ -86,9 +87,11 @@ def run_action(
     env = runner_environ(workspace, github.base_url, event_path, TOKEN, **inputs)
     out = io.StringIO()
     code = main(env, fakes.services(), out)
+    printed = out.getvalue()
     return Run(
         code,
-        out.getvalue(),
+        without_masks(printed),
+        [line for line in printed.splitlines() if line.startswith("::add-mask::")],
         read_outputs(Path(env["GITHUB_OUTPUT"])),
         Path(env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8"),
     )
@@ -167,6 +170,7 @@ def test_read_only_token_falls_back_to_annotations(
     run = run_action(github, workspace, Fakes(findings))
     assert run.code == 1
     lines = run.stdout.splitlines()
+    assert run.masks == [f"::add-mask::{TOKEN}"]
     assert lines[0].startswith("::warning::Findings are shown as annotations: posting a review")
     assert lines[1] == (
         "::error file=app/db.py,line=10,endLine=10,title=[high] SQL built with string formatting"
@@ -212,7 +216,9 @@ def test_draft_and_non_pr_events_are_skipped_with_a_notice(
     env = runner_environ(workspace, github.base_url, FIXTURES / "push.json", TOKEN, "push")
     out = io.StringIO()
     assert main(env, Fakes(()).services(), out) == 0
-    assert out.getvalue().startswith("::notice::Ninja Code Guard skipped: event 'push'")
+    assert without_masks(out.getvalue()).startswith(
+        "::notice::Ninja Code Guard skipped: event 'push'"
+    )
     assert github.requests == []
 
 

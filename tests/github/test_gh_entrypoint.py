@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from ghfakes import TOKEN
-from ghrunner import ROOT, read_outputs, runner_environ
+from ghrunner import ROOT, read_outputs, runner_environ, without_masks
 from ghstandin import FIXTURES, GitHubStandIn
 
 from code_guard.github.comments import fingerprints_in
@@ -65,7 +65,8 @@ def test_entrypoint_reviews_the_pull_request(github: GitHubStandIn, workspace: P
     proc, output, summary = run_container(workspace, env)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert not (workspace / "PWNED").exists()
-    assert TOKEN not in proc.stdout + proc.stderr
+    assert f"::add-mask::{TOKEN}" in proc.stdout  # the runner hides it from then on
+    assert TOKEN not in without_masks(proc.stdout) + proc.stderr
     outputs = read_outputs(output)
     assert set(outputs) == {
         "findings", "verdict", "health-score", "sarif-file", "review-url", "outcome",
@@ -98,8 +99,9 @@ def test_entrypoint_without_an_event_file_fails_cleanly(
     env = runner_environ(workspace, github.base_url, workspace / "missing.json", TOKEN)
     proc, output, _ = run_container(workspace, env)
     assert proc.returncode == 2
-    assert proc.stdout.startswith("::error::cannot read the event payload")
-    assert proc.stdout.count("\n") == 1
+    shown = without_masks(proc.stdout)
+    assert shown.startswith("::error::cannot read the event payload")
+    assert shown.count("\n") == 1
     assert "Traceback" not in proc.stderr
     assert read_outputs(output) == {}
     assert github.requests == []

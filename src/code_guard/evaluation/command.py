@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from code_guard.cli import add_model_arguments, options_from_args
+from code_guard.arguments import add_model_arguments, options_from_args
 from code_guard.errors import ConfigError
 from code_guard.evaluation.breaker import DEFAULT_MAX_MODEL_FAILURES
 from code_guard.evaluation.dataset import Shard

@@ -27,7 +27,7 @@ from code_guard.evaluation.runner import (
     review_case,
 )
 from code_guard.evaluation.schema import CaseResult
-from code_guard.llm import make_llm
+from code_guard.model_client import make_llm
 from code_guard.options import ReviewOptions
 
 # One per worker process, set by ``_start_worker``.

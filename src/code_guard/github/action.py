@@ -31,8 +31,15 @@ from code_guard.github.publish import PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
 from code_guard.github.summary import job_summary, summary_comment
-from code_guard.github.workflow import annotation_lines, command, write_outputs, write_step_summary
+from code_guard.github.workflow import (
+    annotation_lines,
+    command,
+    mask_commands,
+    write_outputs,
+    write_step_summary,
+)
 from code_guard.models import Review
+from code_guard.sanitize import redact
 from code_guard.synthesizer import with_not_reviewed
 
 SARIF_NAME = "code-guard.sarif"
@@ -47,6 +54,9 @@ def main(
     """Run the action with the runner's environment; return the exit code."""
     env = os.environ if environ is None else environ
     stdout = sys.stdout if out is None else out
+    # Before anything else can print them: the runner hides masked values in its log.
+    for line in mask_commands(env, env.get("INPUT_GITHUB-TOKEN", "")):
+        print(line, file=stdout)
     try:
         return _run(env, services or default_services(), stdout)
     except CodeGuardError as exc:
@@ -99,7 +109,7 @@ def _review(
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
     def body(unplaced: Unplaced) -> str:
-        return summary_comment(review, pr.head_sha, unplaced, services.render_markdown)
+        return redact(summary_comment(review, pr.head_sha, unplaced, services.render_markdown))
 
     result: PublishResult | None = None
     problem: str | None = None
@@ -145,9 +155,10 @@ def _report(
         for line in annotation_lines([f for f in review.findings if f.fingerprint not in posted]):
             print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
-    sarif.write_text(services.render_sarif(review), encoding="utf-8")
+    sarif.write_text(redact(services.render_sarif(review)), encoding="utf-8")
     write_step_summary(
-        runner.step_summary, job_summary(review, services.render_markdown, result, problem)
+        runner.step_summary,
+        redact(job_summary(review, services.render_markdown, result, problem)),
     )
     url = (result.review_url or result.summary_url) if result else ""
     write_outputs(

@@ -56,7 +56,7 @@ def engine_review(
 ) -> Review:
     """Review ``change`` with the engine and the model the options name (if any)."""
     from code_guard.engine import ReviewRequest, review_sync
-    from code_guard.llm import make_llm
+    from code_guard.model_client import make_llm
 
     request = ReviewRequest(change=change, contents=contents, title=title, body=body)
     return review_sync(request, options, make_llm(options))

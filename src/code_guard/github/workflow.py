@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from code_guard.models import Finding, Severity
+from code_guard.sanitize import redact, secret_values
 
 STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub drops a step summary over 1 MiB
 _TRUNCATED = "\n\n*(truncated to fit GitHub's 1 MiB job summary limit)*\n"
@@ -36,9 +37,21 @@ def escape_property(text: str) -> str:
 
 
 def command(name: str, message: str, properties: Mapping[str, object] | None = None) -> str:
-    """Format one workflow command line, e.g. ``::error file=a.py,line=3::message``."""
+    """Format one workflow command line, e.g. ``::error file=a.py,line=3::message``.
+
+    The message is redacted (keys, tokens, credentials in URLs): it lands in the log.
+    ``add-mask`` is the exception, since its message is the secret to mask.
+    """
     props = ",".join(f"{k}={escape_property(str(v))}" for k, v in (properties or {}).items())
-    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+    text = message if name == "add-mask" else redact(message)
+    return f"::{name}{' ' + props if props else ''}::{escape_data(text)}"
+
+
+def mask_commands(environ: Mapping[str, str], token: str) -> list[str]:
+    """``::add-mask::`` for the GitHub token and every secret-looking variable, so the
+    runner hides them from the log whatever prints them later."""
+    values = [token, *secret_values(environ)] if token else secret_values(environ)
+    return [command("add-mask", value) for value in dict.fromkeys(values) if value.strip()]
 
 
 # GitHub shows at most this many annotations of each level per step and drops the rest.

@@ -26,7 +26,10 @@ class BanditTool(Tool):
             return []
         # Exit 1 means "issues found", which is success for us.
         out = run_process(
-            [sys.executable, "-m", "bandit", "-f", "json", "-q", "--", *paths],
+            # -I: isolated mode. Bandit runs in the workspace of the PR's files, and ``-m``
+            # would put that folder first on sys.path: a PR adding ``bandit.py`` or
+            # ``json.py`` would run its own code. -I keeps it (and PYTHON* variables) out.
+            [sys.executable, "-I", "-m", "bandit", "-f", "json", "-q", "--", *paths],
             cwd=workspace,
             ok_codes=(0, 1),
         )
