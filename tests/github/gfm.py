@@ -9,4 +9,4 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]
 
 def render_gfm(markdown: str) -> str:
     """The HTML GitHub would show for ``markdown`` (less autolinks and alerts)."""
-    return _MD.render(markdown)
+    return str(_MD.render(markdown))
