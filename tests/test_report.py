@@ -316,8 +316,35 @@ def test_sarif_with_findings(sarif_validator: Draft4Validator) -> None:
     region = first["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 12, "endLine": 13}
     assert first["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
-    assert first["properties"]["security-severity"] == "8.0"
     assert first["properties"]["tags"] == ["CWE-89"]
+    assert "security-severity" not in first["properties"]  # GitHub reads it from the rule
+
+
+def test_sarif_carries_what_github_code_scanning_reads(sarif_validator: Draft4Validator) -> None:
+    """The fields GitHub documents for code scanning uploads ("SARIF support for code
+    scanning"): rule-level security-severity and tags, helpUri, partialFingerprints."""
+    (run,) = sarif(REVIEW, sarif_validator)["runs"]
+    assert run["tool"]["driver"]["name"]
+    sql, unused = run["tool"]["driver"]["rules"]
+    assert sql["properties"]["security-severity"] == "8.0"  # high: 7.0-8.9
+    assert float(sql["properties"]["security-severity"]) >= 7.0
+    assert sql["properties"]["tags"][:3] == ["security", "sql_injection", "CWE-89"]
+    assert "external/cwe/cwe-089" in sql["properties"]["tags"]
+    assert "security-severity" not in unused["properties"]  # a style finding is no alert
+    assert "security" not in unused["properties"]["tags"]
+    for rule in (sql, unused):
+        assert rule["helpUri"].startswith("https://") and "#categories" not in rule["helpUri"]
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        assert rule["help"]["markdown"]
+        assert rule["properties"]["precision"] in ("very-high", "high", "medium", "low")
+    for result in run["results"]:
+        assert result["message"]["text"]
+        assert len(result["ruleId"]) <= 255
+        location = result["locations"][0]["physicalLocation"]
+        assert not location["artifactLocation"]["uri"].startswith("/")
+        assert location["region"]["startLine"] >= 1
+        (value,) = result["partialFingerprints"].values()
+        assert len(value) == 16
 
 
 def test_sarif_without_findings(sarif_validator: Draft4Validator) -> None:
