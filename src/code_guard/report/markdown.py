@@ -1,11 +1,20 @@
-"""The review as GitHub-flavoured markdown: verdict, severity table, findings, agent status."""
+"""The review as GitHub-flavoured markdown, laid out for scanning.
+
+Verdict and counts come first, then one short line per finding grouped by severity (with a
+link to the changed lines when the caller gives a blob URL), then the details a reviewer opens
+on demand, folded: why each finding matters and how to fix it, and the agents, time and cost.
+Titles and explanations are untrusted text and are rendered as plain text (``report.plain``).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from urllib.parse import quote
 
 from code_guard.models import Finding, Outcome, Review, Severity, Verdict
+from code_guard.report.plain import code_span, plain, plain_line
+from code_guard.tools.explanations import explain, rule_of
 
 _VERDICT = {
     Verdict.APPROVE: "✅ Approve",
@@ -26,29 +35,75 @@ def cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def severity_table(findings: Sequence[Finding]) -> str:
-    """A one-row table counting findings per severity."""
+def location(finding: Finding) -> str:
+    """``path:start`` or ``path:start-end``."""
+    end = f"-{finding.line_end}" if finding.line_end > finding.line_start else ""
+    return f"{finding.file_path}:{finding.line_start}{end}"
+
+
+def location_link(finding: Finding, blob_base: str = "") -> str:
+    """The location as a code span, linked to the lines at ``blob_base`` (a blob URL) if given."""
+    span = code_span(location(finding))
+    if not blob_base:
+        return span
+    end = f"-L{finding.line_end}" if finding.line_end > finding.line_start else ""
+    path = "/".join(quote(p, safe="") for p in finding.file_path.split("/"))
+    return f"[{span}]({blob_base.rstrip('/')}/{path}#L{finding.line_start}{end})"
+
+
+def counts_line(findings: Sequence[Finding]) -> str:
+    """``🔴 0 critical · 🟠 1 high · …``: every severity, so a zero reads as good news."""
     counts = Counter(f.severity for f in findings)
-    head = " | ".join(f"{SEVERITY_ICON[s]} {s.value}" for s in Severity)
-    row = " | ".join(str(counts[s]) for s in Severity)
-    return f"| {head} |\n|{'---|' * len(Severity)}\n| {row} |"
+    return " · ".join(f"{SEVERITY_ICON[s]} {counts[s]} {s.value}" for s in Severity)
 
 
-def findings_table(findings: Sequence[Finding], limit: int | None = None) -> str:
-    """One row per finding (up to ``limit``), with a note of how many were left out."""
+def findings_list(
+    findings: Sequence[Finding], limit: int | None = None, blob_base: str = ""
+) -> str:
+    """One line per finding (up to ``limit``), grouped under a heading per severity."""
     shown = findings if limit is None else findings[:limit]
-    rows = [
-        f"| {SEVERITY_ICON[f.severity]} {f.severity.value} | "
-        f"`{cell(f.file_path)}:{f.line_start}` | {f.category.value} | {cell(f.title)} | "
-        f"{f.confidence:.2f} | "
-        f"{cell(', '.join(f.sources))} |"
-        for f in shown
-    ]
-    table = "| Severity | Location | Category | Finding | Confidence | Sources |\n"
-    table += "|---|---|---|---|---|---|\n" + "\n".join(rows)
+    parts: list[str] = []
+    for severity in Severity:
+        group = [f for f in shown if f.severity is severity]
+        if not group:
+            continue
+        lines = [
+            f"- {location_link(f, blob_base)} {plain_line(f.title)} "
+            f"<sub>{f.category.value.replace('_', ' ')}</sub>"
+            for f in group
+        ]
+        heading = f"#### {SEVERITY_ICON[severity]} {severity.value.capitalize()} ({len(group)})"
+        parts.append(heading + "\n\n" + "\n".join(lines))
+    text = "\n\n".join(parts)
     if len(shown) < len(findings):
-        table += f"\n\n…and {len(findings) - len(shown)} more (see the JSON or SARIF output)."
-    return table
+        text += f"\n\n…and {len(findings) - len(shown)} more (see the JSON or SARIF output)."
+    return text
+
+
+def finding_details(finding: Finding, blob_base: str = "") -> str:
+    """Why a finding matters, how to fix it, and where it came from, for the folded details."""
+    why = explain(finding)
+    parts = [f"**{plain_line(finding.title)}** · {location_link(finding, blob_base)}"]
+    if finding.description and not finding.description.startswith(finding.title):
+        parts.append(plain(finding.description))
+    parts.append(f"*Why it matters:* {why.why}")
+    parts.append(f"*Fix:* {why.fix}")
+    parts.append(f"<sub>{footer(finding)}</sub>")
+    return "\n\n".join(parts)
+
+
+def footer(finding: Finding) -> str:
+    """Severity, CWE, rule link, confidence and sources, as one small line."""
+    why = explain(finding)
+    rule = rule_of(finding)
+    name = f"{rule[0]} {rule[1]}" if rule else finding.category.value.replace("_", " ")
+    meta = [f"{SEVERITY_ICON[finding.severity]} {finding.severity.value}"]
+    if finding.cwe_id:
+        meta.append(finding.cwe_id)
+    meta.append(f"[{plain_line(name)}]({why.url})")
+    meta.append(f"confidence {finding.confidence:.2f}")
+    meta.append("found by " + ", ".join(plain_line(s) for s in finding.sources))
+    return " · ".join(meta)
 
 
 def agents_table(review: Review) -> str:
@@ -64,18 +119,19 @@ def agents_table(review: Review) -> str:
     return head + "\n".join(rows)
 
 
-def render_markdown(review: Review, *, limit: int | None = 100) -> str:
-    """Render the whole review; ``limit`` caps the findings table (None: no cap)."""
+def folded(summary: str, body: str) -> str:
+    """A ``<details>`` block; the blank lines let GitHub render the markdown inside."""
+    return f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>"
+
+
+def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str = "") -> str:
+    """Render the whole review; ``limit`` caps the findings listed (None: no cap), and
+    ``blob_base`` (``https://github.com/o/r/blob/<sha>``) turns locations into links."""
     parts = [
         "## Ninja Code Guard review",
-        f"**Verdict:** {_VERDICT[review.verdict]} · **Health score:** {review.health_score}/100",
-        review.summary,
+        f"**{_VERDICT[review.verdict]}** · health {review.health_score}/100 · "
+        f"{len(review.findings)} finding(s)\n\n{counts_line(review.findings)}",
     ]
-    if review.static_only:
-        parts.append(
-            f"> [!NOTE]\n> Static analysis only — {review.static_only_reason or 'no model'}. "
-            "Findings come from the static tools without model confirmation."
-        )
     if not review.complete:
         head = (
             "This review failed: nothing was analysed."
@@ -86,17 +142,26 @@ def render_markdown(review: Review, *, limit: int | None = 100) -> str:
         parts.append(
             f"> [!WARNING]\n> {head} No findings there does not mean it is clean.\n>{reasons}"
         )
-    parts.append(severity_table(review.findings))
+    if review.static_only:
+        parts.append(
+            f"> [!NOTE]\n> Static analysis only — {review.static_only_reason or 'no model'}. "
+            "Findings come from the static tools without model confirmation."
+        )
     if review.findings:
-        parts.append("### Findings\n\n" + findings_table(review.findings, limit))
+        parts.append(findings_list(review.findings, limit, blob_base))
+        shown = review.findings if limit is None else review.findings[:limit]
+        details = "\n\n---\n\n".join(finding_details(f, blob_base) for f in shown)
+        parts.append(folded("Why these matter and how to fix them", details))
     if review.files_not_reviewed:
-        skipped = "\n".join(f"- `{cell(s.path)}`: {s.reason}" for s in review.files_not_reviewed)
-        parts.append("### Files not reviewed\n\n" + skipped)
-    parts.append("### Agents\n\n" + agents_table(review))
+        skipped = "\n".join(
+            f"- {code_span(s.path)}: {plain_line(s.reason)}" for s in review.files_not_reviewed
+        )
+        parts.append("#### Files not reviewed\n\n" + skipped)
     usage = review.usage
-    parts.append(
-        f"<sub>{len(review.files_reviewed)} file(s) reviewed in {review.duration_ms} ms · "
+    cost = (
+        f"{len(review.files_reviewed)} file(s) reviewed in {review.duration_ms} ms · "
         f"tokens: {usage.prompt_tokens} in / {usage.completion_tokens} out · "
-        f"cost: ${usage.cost_usd:.4f}</sub>"
+        f"cost: ${usage.cost_usd:.4f}"
     )
+    parts.append(folded("Agents, time and cost", agents_table(review) + "\n\n" + cost))
     return "\n\n".join(parts) + "\n"

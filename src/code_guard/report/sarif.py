@@ -1,7 +1,9 @@
 """The review as SARIF 2.1.0, for GitHub code scanning (``github/codeql-action/upload-sarif``).
 
-One rule per category; results carry a partial fingerprint so code scanning tracks a finding
-across commits, and ``security-severity`` so GitHub ranks security alerts.
+One rule per category, carrying what GitHub reads from rules: ``security-severity`` (the
+worst of its findings) and ``tags`` (``security`` and the CWE ids) so code scanning ranks and
+files security alerts, and a working ``helpUri``. Results carry our stable fingerprint in
+``partialFingerprints`` so an alert follows its finding across commits.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import json
 from typing import Any
 
 from code_guard import __version__
-from code_guard.models import Category, Finding, Review, Severity
+from code_guard.models import AgentName, Category, Finding, Review, Severity
+from code_guard.tools.explanations import explain_category
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/ninja/code-guard"
@@ -37,15 +40,40 @@ def rule_id(category: Category) -> str:
     return f"code-guard/{category.value}"
 
 
-def _rule(category: Category) -> dict[str, Any]:
+def _rule(category: Category, findings: list[Finding]) -> dict[str, Any]:
+    """The rule of ``category``: GitHub reads ``security-severity`` and ``tags`` here."""
     words = category.value.replace("_", " ")
+    why = explain_category(category)
+    worst = max((f.severity for f in findings), key=lambda s: s.rank, default=Severity.INFO)
+    cwes = sorted({f.cwe_id for f in findings if f.cwe_id}, key=lambda c: int(c[4:]))
+    security = any(f.agent is AgentName.SECURITY for f in findings)
+    tags = (["security"] if security else []) + [category.value] + cwes
+    tags += [f"external/cwe/cwe-{int(c[4:]):03d}" for c in cwes]
+    properties: dict[str, Any] = {"tags": tags, "precision": _precision(findings)}
+    if security:
+        properties["security-severity"] = _SECURITY_SEVERITY[worst]
     return {
         "id": rule_id(category),
         "name": "".join(w.capitalize() for w in category.value.split("_")),
         "shortDescription": {"text": words.capitalize()},
-        "helpUri": f"{_INFO_URI}#categories",
-        "properties": {"tags": [category.value]},
+        "fullDescription": {"text": why.why},
+        "help": {
+            "text": f"{why.why}\n\nFix: {why.fix}\n\nSee {why.url}",
+            "markdown": f"{why.why}\n\n**Fix:** {why.fix}\n\n[Read more]({why.url})",
+        },
+        "helpUri": why.url,
+        "defaultConfiguration": {"level": _LEVEL[worst]},
+        "properties": properties,
     }
+
+
+def _precision(findings: list[Finding]) -> str:
+    """Code scanning's precision word, from the findings' mean confidence."""
+    mean = sum(f.confidence for f in findings) / len(findings) if findings else 0.0
+    for floor, word in ((0.9, "very-high"), (0.7, "high"), (0.5, "medium")):
+        if mean >= floor:
+            return word
+    return "low"
 
 
 def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
@@ -57,7 +85,6 @@ def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
         "confidence": finding.confidence,
         "agent": finding.agent.value,
         "sources": list(finding.sources),
-        "security-severity": _SECURITY_SEVERITY[finding.severity],
     }
     if finding.cwe_id:
         properties["tags"] = [finding.cwe_id]
@@ -97,7 +124,10 @@ def to_sarif(review: Review) -> dict[str, Any]:
                         "name": "Ninja Code Guard",
                         "version": __version__,
                         "informationUri": _INFO_URI,
-                        "rules": [_rule(c) for c in categories],
+                        "rules": [
+                            _rule(c, [f for f in review.findings if f.category is c])
+                            for c in categories
+                        ],
                     }
                 },
                 "invocations": [

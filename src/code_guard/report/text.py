@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from code_guard.models import Review
+from code_guard.models import Finding, Review
+from code_guard.tools.explanations import explain
 
 
 def render_text(review: Review) -> str:
-    """Render ``path:line: severity category: title [sources]`` lines and a footer.
+    """Render ``path:line: severity category: title [sources]`` lines, each followed by
+    indented ``why:``, ``fix:`` and ``see:`` lines, then a footer.
 
     A review that is not complete says so on one line per reason (``partial: …`` or
     ``failed: …``) and in the footer's ``outcome``; skipped files are listed either way.
     """
-    lines = [
-        f"{f.file_path}:{f.line_start}: {f.severity.value} {f.category.value}: {f.title} "
-        f"[{', '.join(f.sources)}]"
-        for f in review.findings
-    ]
+    lines = [line for f in review.findings for line in _finding_lines(f)]
     lines.extend(f"{review.outcome.value}: {reason}" for reason in review.outcome_reasons)
     lines.extend(
         f"not reviewed: {s.path} ({s.reason})" for s in review.files_not_reviewed if s.deliberate
@@ -26,3 +24,20 @@ def render_text(review: Review) -> str:
         f"{review.summary}"
     )
     return "\n".join(lines) + "\n"
+
+
+def _finding_lines(finding: Finding) -> list[str]:
+    why = explain(finding)
+    head = (
+        f"{finding.file_path}:{finding.line_start}: {finding.severity.value} "
+        f"{finding.category.value}: {finding.title} [{', '.join(finding.sources)}]"
+    )
+    fix = finding.suggested_fix if finding.suggested_fix else why.fix
+    fix_lines = fix.strip("\n").splitlines() or [""]
+    return [
+        head,
+        f"    why: {why.why}",
+        f"    fix: {fix_lines[0]}",
+        *(f"         {line}" for line in fix_lines[1:]),
+        f"    see: {why.url}",
+    ]

@@ -1,0 +1,305 @@
+"""Why a finding matters, how to fix it, and where to read more, for every rule we map.
+
+Texts are keyed by ``(tool, rule)`` for the common rules and fall back to the finding's
+category, so a rule another engineer adds to ``tools/mapping.py`` still explains itself. The
+link is the rule's own documentation where it has a stable page, else the CWE entry, else a
+page on the category.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from code_guard.models import Category, Finding
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """A short reason the issue matters, a concrete fix, and a documentation link."""
+
+    why: str
+    fix: str
+    url: str
+
+
+def cwe_url(cwe_id: str) -> str:
+    """The MITRE page of ``CWE-<n>``."""
+    return f"https://cwe.mitre.org/data/definitions/{cwe_id.removeprefix('CWE-')}.html"
+
+
+_OWASP = "https://cheatsheetseries.owasp.org/cheatsheets/"
+_RUFF = "https://docs.astral.sh/ruff/rules/"
+
+_BY_CATEGORY: dict[Category, Explanation] = {
+    Category.SQL_INJECTION: Explanation(
+        "Text from outside becomes part of the SQL itself, so a crafted value can read or "
+        "change any row the database user can reach.",
+        "Pass values as query parameters (`cursor.execute(sql, params)`) instead of "
+        "formatting them into the query string.",
+        _OWASP + "SQL_Injection_Prevention_Cheat_Sheet.html",
+    ),
+    Category.COMMAND_INJECTION: Explanation(
+        "A shell interprets the command line, so `;`, `|` or `$(...)` in a value run "
+        "commands of the attacker's choosing.",
+        "Pass an argument list without `shell=True` (or `execFile` / `exec.Command` with "
+        "separate arguments) and validate the values.",
+        _OWASP + "OS_Command_Injection_Defense_Cheat_Sheet.html",
+    ),
+    Category.CODE_INJECTION: Explanation(
+        "Evaluating text as code lets whoever controls the text run anything the process can.",
+        "Parse data with a data parser (`ast.literal_eval`, `json.loads`) or dispatch on a "
+        "fixed table of allowed operations.",
+        "https://cwe.mitre.org/data/definitions/95.html",
+    ),
+    Category.PATH_TRAVERSAL: Explanation(
+        "A name with `../` or an absolute path reaches files outside the intended folder.",
+        "Resolve the path and check it stays under the base folder, or look the file up by "
+        "an id instead of a name.",
+        "https://owasp.org/www-community/attacks/Path_Traversal",
+    ),
+    Category.XSS: Explanation(
+        "Markup from a user is served as HTML, so their script runs in other users' sessions.",
+        "Let the template engine escape the value (no `|safe`, `Markup`, `innerHTML`); "
+        "sanitise with an allow-list where HTML is really wanted.",
+        _OWASP + "Cross_Site_Scripting_Prevention_Cheat_Sheet.html",
+    ),
+    Category.SSRF: Explanation(
+        "The server fetches a URL the caller chose, which can reach internal services and "
+        "cloud metadata endpoints the caller cannot.",
+        "Allow only known hosts and schemes, and resolve and check the address before the "
+        "request.",
+        _OWASP + "Server_Side_Request_Forgery_Prevention_Cheat_Sheet.html",
+    ),
+    Category.INSECURE_DESERIALIZATION: Explanation(
+        "Deserialising untrusted bytes with a format that can build arbitrary objects runs "
+        "code chosen by the sender.",
+        "Use a data-only format (JSON, `yaml.safe_load`) or sign the payload and verify the "
+        "signature first.",
+        _OWASP + "Deserialization_Cheat_Sheet.html",
+    ),
+    Category.HARDCODED_SECRET: Explanation(
+        "A secret in the source is readable by everyone with the repository and stays in its "
+        "history after it is removed.",
+        "Read it from the environment or a secret manager, and rotate the exposed value.",
+        _OWASP + "Secrets_Management_Cheat_Sheet.html",
+    ),
+    Category.WEAK_CRYPTO: Explanation(
+        "This algorithm or random source is broken or predictable for security use.",
+        "Use SHA-256 or better for integrity, a password hash (argon2, bcrypt, scrypt) for "
+        "passwords, and `secrets` / `crypto.randomBytes` for tokens.",
+        _OWASP + "Cryptographic_Storage_Cheat_Sheet.html",
+    ),
+    Category.INSECURE_CONFIG: Explanation(
+        "A setting turns off a protection (TLS checks, secure cookies, debug off) that "
+        "production relies on.",
+        "Keep the safe default, or set it from configuration that differs per environment.",
+        "https://cwe.mitre.org/data/definitions/16.html",
+    ),
+    Category.XXE: Explanation(
+        "An XML parser that resolves external entities lets a document read local files or "
+        "reach internal hosts.",
+        "Parse untrusted XML with `defusedxml`, or turn off entity resolution and DTD loading.",
+        _OWASP + "XML_External_Entity_Prevention_Cheat_Sheet.html",
+    ),
+    Category.OPEN_REDIRECT: Explanation(
+        "Redirecting to a URL from the request sends users to a look-alike site with this "
+        "site's credibility (phishing).",
+        "Redirect only to relative paths or to an allow-list of hosts.",
+        _OWASP + "Unvalidated_Redirects_and_Forwards_Cheat_Sheet.html",
+    ),
+    Category.N_PLUS_ONE_QUERY: Explanation(
+        "One query per item makes the page as slow as the number of rows.",
+        "Fetch related rows in one query (`select_related`, `prefetch_related`, a join, or "
+        "`WHERE id IN (...)`).",
+        "https://docs.djangoproject.com/en/stable/topics/db/optimization/",
+    ),
+    Category.INEFFICIENT_LOOP: Explanation(
+        "The loop repeats work whose cost grows with the data.",
+        "Hoist the invariant work out of the loop, or use a set/dict lookup or a "
+        "comprehension.",
+        _RUFF + "#perflint-perf",
+    ),
+    Category.BLOCKING_IO: Explanation(
+        "Blocking I/O inside async code stalls every other request on the event loop.",
+        "Use the async API, or move the call to a thread (`asyncio.to_thread`).",
+        "https://docs.python.org/3/library/asyncio-dev.html#running-blocking-code",
+    ),
+    Category.MEMORY_LEAK: Explanation(
+        "Something keeps growing or is never released, so a long-running process slowly "
+        "runs out of memory or handles.",
+        "Bound the cache, release the resource in a `with`/`defer`/cleanup, and remove "
+        "listeners when done.",
+        "https://cwe.mitre.org/data/definitions/401.html",
+    ),
+    Category.UNUSED_CODE: Explanation(
+        "Unused code misleads readers and hides real mistakes such as a misspelt name.",
+        "Delete it, or use it if it was meant to be used.",
+        _RUFF + "#pyflakes-f",
+    ),
+    Category.NAMING: Explanation(
+        "Names that break the language's conventions make the code harder to scan.",
+        "Rename to the usual convention (snake_case functions, CapWords classes).",
+        "https://peps.python.org/pep-0008/#naming-conventions",
+    ),
+    Category.COMPLEXITY: Explanation(
+        "This function has many branches, which makes it hard to test and easy to break.",
+        "Split it into smaller functions, or replace branches with a lookup table.",
+        _RUFF + "complex-structure/",
+    ),
+    Category.ERROR_HANDLING: Explanation(
+        "Swallowing errors hides failures, so bugs surface later and far from their cause.",
+        "Catch the specific exception you expect, and log or re-raise the rest.",
+        "https://cwe.mitre.org/data/definitions/703.html",
+    ),
+    Category.OTHER: Explanation(
+        "The analyser flags a pattern that often hides a bug.",
+        "Read the rule's documentation and adjust the code, or explain why it is safe here.",
+        "https://cwe.mitre.org/",
+    ),
+}
+
+_BY_RULE: dict[tuple[str, str], Explanation] = {
+    ("bandit", "B113"): Explanation(
+        "Without a timeout a slow or silent server blocks this worker forever, and enough of "
+        "them take the service down.",
+        "Pass `timeout=` (seconds) to every `requests` call.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b113_request_without_timeout.html",
+    ),
+    ("bandit", "B506"): Explanation(
+        "`yaml.load` with a full loader builds arbitrary Python objects from the document.",
+        "Use `yaml.safe_load`.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b506_yaml_load.html",
+    ),
+    ("bandit", "B602"): Explanation(
+        "`shell=True` hands the string to `/bin/sh`, so any value in it can add commands.",
+        "Pass a list of arguments and drop `shell=True`.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b602_subprocess_popen_with_shell_equals_true.html",
+    ),
+    ("bandit", "B608"): Explanation(
+        "The query is built by string formatting, so a value can change the SQL itself.",
+        "Use placeholders and pass the values separately to `execute`.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b608_hardcoded_sql_expressions.html",
+    ),
+    ("bandit", "B501"): Explanation(
+        "`verify=False` accepts any certificate, so anyone on the path can read and change "
+        "the traffic.",
+        "Keep `verify=True` (the default), or point `verify=` at your CA bundle.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b501_request_with_no_cert_validation.html",
+    ),
+    ("bandit", "B201"): Explanation(
+        "Flask's debugger lets anyone who reaches it run Python code on the server.",
+        "Run with `debug=False` and enable debugging from local configuration only.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b201_flask_debug_true.html",
+    ),
+    ("bandit", "B324"): Explanation(
+        "MD5 and SHA-1 collide cheaply, so they prove nothing about integrity.",
+        "Use `hashlib.sha256` (or a password hash for passwords).",
+        "https://bandit.readthedocs.io/en/latest/plugins/b324_hashlib.html",
+    ),
+    ("bandit", "B104"): Explanation(
+        "Binding to all interfaces exposes the service on every network the host is on.",
+        "Bind to `127.0.0.1` unless the service really must be reachable from outside.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b104_hardcoded_bind_all_interfaces.html",
+    ),
+    ("bandit", "B103"): Explanation(
+        "World-writable or world-readable permissions let other users change or read the file.",
+        "Grant only the owner access (`0o600` for files, `0o700` for folders).",
+        "https://bandit.readthedocs.io/en/latest/plugins/b103_set_bad_file_permissions.html",
+    ),
+    ("bandit", "B311"): Explanation(
+        "`random` is predictable; tokens made with it can be guessed.",
+        "Use the `secrets` module for anything security-related.",
+        "https://docs.python.org/3/library/secrets.html",
+    ),
+    ("bandit", "B307"): Explanation(
+        "`eval` runs any expression, including `__import__('os').system(...)`.",
+        "Use `ast.literal_eval` for literals, or parse the input explicitly.",
+        "https://bandit.readthedocs.io/en/latest/blacklists/blacklist_calls.html#b307-eval",
+    ),
+    ("bandit", "B507"): Explanation(
+        "Accepting unknown host keys lets a man in the middle impersonate the server.",
+        "Use `paramiko.RejectPolicy()` and ship the known host keys.",
+        "https://bandit.readthedocs.io/en/latest/plugins/b507_ssh_no_host_key_verification.html",
+    ),
+    ("bandit", "B701"): Explanation(
+        "Jinja2 without autoescaping renders user data as raw HTML (XSS).",
+        "Create the environment with `autoescape=True` (or `select_autoescape()`).",
+        "https://bandit.readthedocs.io/en/latest/plugins/b701_jinja2_autoescape_false.html",
+    ),
+    ("ruff", "E711"): Explanation(
+        "`== None` calls `__eq__`, which a class may override; identity is what is meant.",
+        "Compare with `is None` / `is not None`.",
+        _RUFF + "none-comparison/",
+    ),
+    ("ruff", "E722"): Explanation(
+        "A bare `except:` also catches `KeyboardInterrupt` and `SystemExit`, so the process "
+        "cannot be stopped cleanly.",
+        "Catch `Exception` at most, and better the specific exception you expect.",
+        _RUFF + "bare-except/",
+    ),
+    ("ruff", "F401"): Explanation(
+        "An unused import slows start-up and suggests code that was meant to use it.",
+        "Remove the import.",
+        _RUFF + "unused-import/",
+    ),
+    ("ruff", "F841"): Explanation(
+        "A variable assigned and never read is dead code, or a typo in a later use.",
+        "Remove the assignment, or use the value.",
+        _RUFF + "unused-variable/",
+    ),
+    ("ruff", "B006"): Explanation(
+        "A mutable default is created once and shared between calls, so data leaks between "
+        "them.",
+        "Default to `None` and create the list or dict inside the function.",
+        _RUFF + "mutable-argument-default/",
+    ),
+    ("ruff", "B019"): Explanation(
+        "`lru_cache` on a method keeps every `self` alive for the cache's lifetime.",
+        "Cache a module-level function, or use `functools.cached_property`.",
+        _RUFF + "cached-instance-method/",
+    ),
+    ("ruff", "C901"): Explanation(
+        "This function has many branches, which makes it hard to test and easy to break.",
+        "Split it into smaller functions, or replace branches with a lookup table.",
+        _RUFF + "complex-structure/",
+    ),
+    ("detect-secrets", "AWS Access Key"): Explanation(
+        "A live cloud key in the code gives anyone with the repository your account.",
+        "Revoke the key now, then read it from the environment or a secret manager.",
+        "https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html",
+    ),
+    ("python-ast", "blocking-in-async"): Explanation(
+        "A blocking call inside `async def` stalls every other request on the event loop.",
+        "Use the async client, or run the call in a thread with `asyncio.to_thread`.",
+        "https://docs.python.org/3/library/asyncio-dev.html#running-blocking-code",
+    ),
+}
+
+
+def rule_of(finding: Finding) -> tuple[str, str] | None:
+    """The first ``(tool, rule)`` among the finding's sources (``"bandit:B113"``), if any."""
+    for source in finding.sources:
+        tool, sep, rule = source.partition(":")
+        if sep:
+            return tool, rule
+    return None
+
+
+def explain(finding: Finding) -> Explanation:
+    """The explanation of ``finding``: its rule's own, else its category's, with its CWE link."""
+    tool, rule = rule_of(finding) or ("", "")
+    return explain_rule(tool, rule, finding.category, finding.cwe_id)
+
+
+def explain_rule(tool: str, rule: str, category: Category, cwe_id: str | None) -> Explanation:
+    """The explanation of a mapped rule, by ``(tool, rule)`` with the category fallback."""
+    known = _BY_RULE.get((tool, rule))
+    if known is not None:
+        return known
+    base = explain_category(category)
+    return Explanation(base.why, base.fix, cwe_url(cwe_id) if cwe_id else base.url)
+
+
+def explain_category(category: Category) -> Explanation:
+    """The category-level explanation (every category has one)."""
+    return _BY_CATEGORY[category]
