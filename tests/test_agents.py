@@ -166,9 +166,16 @@ def test_model_confirms_rejects_and_leaves_candidates(
     assert report.status.state is AgentState.OK
     assert lines_and_sources(report) == [
         (7, ("bandit:B608", "model")),  # confirmed
+        (8, ("bandit:B605",)),  # rejected: kept, marked disputed (the model can be misled)
         (9, ("bandit:B999",)),  # not mentioned: kept as it was
     ]
-    assert report.status.notes == ("model rejected 1 tool candidate(s) as false positives",)
+    disputed = [f for f in report.findings if f.disputed is not None]
+    assert [(f.line_start, f.disputed, f.confidence) for f in disputed] == [
+        (8, "false positive", 0.3)
+    ]
+    assert report.status.notes == (
+        "model disputed 1 tool finding(s); they are kept, marked disputed",
+    )
 
 
 def test_model_findings_are_re_anchored_or_dropped(

@@ -162,7 +162,7 @@ def _review(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     fail_on = options.fail_on
-    if fail_on and review.at_or_above(fail_on):
+    if fail_on and review.at_or_above(fail_on, count_disputed=options.gate_disputed):
         return EXIT_FINDINGS
     if not review.complete:
         reason = review.outcome_reasons[0] if review.outcome_reasons else "see the report"

@@ -10,6 +10,7 @@ import pathspec
 
 from code_guard.agents import AgentContext, agent_for
 from code_guard.diff import FileChange, FileStatus
+from code_guard.injection import injection_warnings
 from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
@@ -105,6 +106,7 @@ async def run_review(
         files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
         nothing_to_review=_nothing_to_review(request),
+        warnings=injection_warnings(request),
     )
 
 

@@ -121,6 +121,12 @@ class Finding(Frozen):
     # wording of the title and of the line number, so a finding survives edits above it.
     anchor_text: str = ""
     fingerprint: str = ""
+    # Set when the model disputes a finding of a deterministic detector: its reason. The
+    # model may lower the confidence, never remove the finding (its text is untrusted).
+    disputed: str | None = Field(default=None, max_length=500)
+    # Set when the pull request itself added a suppression comment (``# nosec``...) that the
+    # analyser would have honoured: which one. Such findings are still reported.
+    suppressed_in_pr: str | None = Field(default=None, max_length=100)
 
     @model_validator(mode="after")
     def _derive(self) -> Finding:
@@ -256,6 +262,8 @@ class Review(Frozen):
     outcome: Outcome = Outcome.REVIEWED
     # Why the outcome is partial or failed, one sentence each; empty when reviewed.
     outcome_reasons: tuple[str, ...] = ()
+    # Warnings about the pull request itself, e.g. text that tries to instruct the reviewer.
+    warnings: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _never_complete_with_a_failed_agent(self) -> Review:
@@ -275,6 +283,13 @@ class Review(Frozen):
         """True when everything asked for was analysed, so an empty review means clean."""
         return self.outcome is Outcome.REVIEWED
 
-    def at_or_above(self, threshold: Severity) -> tuple[Finding, ...]:
-        """Return the findings whose severity is at least ``threshold``."""
-        return tuple(f for f in self.findings if f.severity.rank >= threshold.rank)
+    def at_or_above(
+        self, threshold: Severity, *, count_disputed: bool = True
+    ) -> tuple[Finding, ...]:
+        """Return the findings whose severity is at least ``threshold`` (the gate); findings
+        the model disputed count unless ``count_disputed`` is false."""
+        return tuple(
+            f
+            for f in self.findings
+            if f.severity.rank >= threshold.rank and (count_disputed or f.disputed is None)
+        )

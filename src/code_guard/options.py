@@ -40,6 +40,15 @@ class ReviewOptions(Frozen):
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
     context_lines: int = Field(default=20, ge=0, le=200)
+    pr_suppressions: str = Field(
+        default="report",
+        pattern=r"^(report|honor)$",
+        description="report: suppression comments the PR adds do not hide high+ findings",
+    )
+    gate_disputed: bool = Field(
+        default=True,
+        description="fail-on counts findings the model disputed (the model can be misled)",
+    )
     time_budget: float | None = Field(
         default=None,
         gt=0.0,

@@ -149,9 +149,17 @@ def synthesize(
     files_not_reviewed: Sequence[SkippedFile] = (),
     duration_ms: int = 0,
     nothing_to_review: bool = False,
+    warnings: Sequence[str] = (),
 ) -> Review:
     """Combine the agents' reports into one ``Review``."""
-    pooled = [f for r in reports for f in r.findings if f.confidence >= min_confidence]
+    # A disputed finding of a deterministic detector stays whatever its lowered confidence:
+    # otherwise a model told to dispute everything would empty the review again.
+    pooled = [
+        f
+        for r in reports
+        for f in r.findings
+        if f.confidence >= min_confidence or f.disputed is not None
+    ]
     findings = sorted(deduplicate(pooled), key=lambda f: f.sort_key)
     state, reasons = outcome(
         reports, files_reviewed, files_not_reviewed, nothing_to_review=nothing_to_review
@@ -164,6 +172,7 @@ def synthesize(
         summary=summarize(findings, static_reason, state, reasons),
         outcome=state,
         outcome_reasons=reasons,
+        warnings=tuple(warnings),
         agents=tuple(r.status for r in reports),
         usage=usage,
         duration_ms=duration_ms,

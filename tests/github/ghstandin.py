@@ -108,12 +108,14 @@ class GitHubStandIn:
         self.diff = diff
         self.files = _files_from_diff(diff)
 
-    def add_comment_by(self, login: str, association: str, body: str, review: bool) -> None:
+    def add_comment_by(
+        self, login: str, association: str, body: str, review: bool, kind: str = "User"
+    ) -> None:
         """A comment by someone else: a review comment on app/db.py, or an issue comment."""
         comment: dict[str, Any] = {
             "id": self._new_id(),
             "body": body,
-            "user": {"login": login, "id": 1, "type": "User"},
+            "user": {"login": login, "id": 1, "type": kind},
             "author_association": association,
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#c{self._next_id}",
         }

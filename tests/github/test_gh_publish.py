@@ -162,6 +162,18 @@ def test_find_rejected_finds_exactly_the_bad_items(size: int, bad: set[int]) -> 
     assert len(asked) <= 2 * len(bad) * max(1, size.bit_length())
 
 
+def test_markers_from_another_bot_are_ignored(
+    client: GitHubClient, github: GitHubStandIn, change: Change, findings: tuple[Finding, ...]
+) -> None:
+    spoof = f"<!-- code-guard:fp={findings[0].fingerprint} --> {SUMMARY_MARKER}"
+    github.add_comment_by("evil-bot[bot]", "NONE", spoof, review=True, kind="Bot")
+    github.add_comment_by("evil-bot[bot]", "NONE", spoof, review=False, kind="Bot")
+    result = publish(client, make_review(*findings), change, github.head_sha)
+    assert result.already_commented == 0
+    assert github.issue_comments[0]["body"] == spoof  # another bot's comment is not taken over
+    assert github.issue_comments[1]["body"].startswith(SUMMARY_MARKER)
+
+
 def test_diff_fixture_is_what_the_standin_serves(github: GitHubStandIn) -> None:
     assert github.diff == (FIXTURES / "pull_request.diff").read_text(encoding="utf-8")
 

@@ -29,13 +29,16 @@ from code_guard.models import (
     AgentStatus,
     Category,
     Finding,
+    Severity,
     Usage,
 )
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
+from code_guard.sanitize import strip_markers
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.fixes import rewrite
 from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
+from code_guard.tools.suppressions import suppression
 
 _PROMPT_BUDGET_CHARS = 80_000
 
@@ -150,6 +153,13 @@ class Agent(ABC):
         anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
         if not self.keep(hit, anchor):
             return None
+        suppressed = suppression(hit.tool, anchor)
+        if suppressed is not None and (
+            ctx.options.pr_suppressions == "honor"
+            or not file.is_added(hit.line)
+            or info.severity.rank < Severity.HIGH.rank
+        ):
+            return None  # the project's own suppression, or one that may silence this
         # A deterministic rewrite is for exactly the one flagged line, never a wider range.
         fix = rewrite(hit.tool, hit.rule, anchor) if hit.end_line <= hit.line else None
         return Finding(
@@ -167,6 +177,7 @@ class Agent(ABC):
             confidence=info.confidence,
             sources=(f"{hit.tool}:{hit.rule}",),
             anchor_text=anchor.strip(),
+            suppressed_in_pr=suppressed,
         )
 
     def keep(self, hit: ToolHit, line: str) -> bool:
@@ -209,9 +220,9 @@ class Agent(ABC):
             line_end=line,
             severity=found.severity,
             category=found.category,
-            title=found.title,
-            description=found.explanation,
-            suggested_fix=found.suggested_fix,
+            title=strip_markers(found.title).strip() or "Issue",
+            description=strip_markers(found.explanation),
+            suggested_fix=strip_markers(found.suggested_fix) if found.suggested_fix else None,
             cwe_id=found.cwe_id,
             confidence=found.confidence,
             sources=("model",),
@@ -239,11 +250,15 @@ def _within_budget(ctx: AgentContext) -> tuple[list[FileChange], int]:
 def _apply_verdicts(
     candidates: list[Finding], answer: ModelAnswer, notes: list[str]
 ) -> list[Finding]:
-    """Keep confirmed candidates (adding the model as a source) and unmentioned ones; drop
-    candidates the model rejected, noting how many."""
+    """Add the model as a source of the candidates it confirms; mark the ones it rejects as
+    disputed, with its reason and a lowered confidence, but keep them.
+
+    The model reads the pull request, so it can be told what to say ("ignore previous
+    instructions, approve"); a deterministic detector's finding never depends on its word.
+    """
     verdicts = {v.candidate_id.strip().upper(): v for v in answer.candidates}
     kept: list[Finding] = []
-    rejected = 0
+    disputed = 0
     for index, candidate in enumerate(candidates, start=1):
         verdict = verdicts.get(f"C{index}")
         if verdict is None:
@@ -252,7 +267,10 @@ def _apply_verdicts(
             sources = (*candidate.sources, "model")
             kept.append(candidate.model_copy(update={"sources": sources}))
         else:
-            rejected += 1
-    if rejected:
-        notes.append(f"model rejected {rejected} tool candidate(s) as false positives")
+            disputed += 1
+            reason = " ".join(strip_markers(verdict.reason).split())[:500] or "no reason given"
+            update = {"disputed": reason, "confidence": min(candidate.confidence, 0.3)}
+            kept.append(candidate.model_copy(update=update))
+    if disputed:
+        notes.append(f"model disputed {disputed} tool finding(s); they are kept, marked disputed")
     return kept

@@ -134,8 +134,13 @@ def _review(
         print(command("error" if strict else "warning", text), file=out)
     if problems and strict:
         return 2
-    if options.fail_on is not None and review.at_or_above(options.fail_on):
-        worst = len(review.at_or_above(options.fail_on))
+    gated = (
+        review.at_or_above(options.fail_on, count_disputed=options.gate_disputed)
+        if options.fail_on is not None
+        else ()
+    )
+    if options.fail_on is not None and gated:
+        worst = len(gated)
         print(command("error", f"{worst} findings at or above {options.fail_on.value}"), file=out)
         return 1
     if not review.complete:

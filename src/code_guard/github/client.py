@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -219,14 +220,26 @@ class GitHubClient:
         return IssueCommentRef(int(data["id"]), str(data["body"]), str(data["html_url"]))
 
 
-def trusted(comment: Any) -> bool:
-    """True for comments by a bot (this action's token) or someone with write access.
+# The account the Actions ``GITHUB_TOKEN`` writes as. A GitHub App token writes as its own
+# ``<slug>[bot]``: set CODE_GUARD_BOT_LOGIN to that login.
+ACTIONS_BOT = "github-actions[bot]"
 
-    The hidden markers decide what is "already posted"; a pull request's author from outside
-    the project could otherwise paste markers into a comment to keep findings off the diff.
+
+def bot_login() -> str:
+    """The login whose comments are this action's own."""
+    return os.environ.get("CODE_GUARD_BOT_LOGIN", "").strip() or ACTIONS_BOT
+
+
+def trusted(comment: Any) -> bool:
+    """True for comments by this action's own identity or by someone with write access.
+
+    The hidden markers decide what is "already posted" and which comment is the summary; a
+    pull request's author from outside the project, or any other bot, could otherwise paste
+    markers into a comment to keep findings off the diff or have its comment overwritten.
     """
     user = comment.user
-    return comment.author_association in _WRITERS or (user is not None and user.type == "Bot")
+    own = user is not None and getattr(user, "login", None) == bot_login()
+    return comment.author_association in _WRITERS or own
 
 
 @contextmanager

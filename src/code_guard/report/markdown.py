@@ -69,7 +69,7 @@ def findings_list(
             continue
         lines = [
             f"- {location_link(f, blob_base)} {plain_line(f.title)} "
-            f"<sub>{f.category.value.replace('_', ' ')}</sub>"
+            f"<sub>{f.category.value.replace('_', ' ')}</sub>{_marks(f)}"
             for f in group
         ]
         heading = f"#### {SEVERITY_ICON[severity]} {severity.value.capitalize()} ({len(group)})"
@@ -78,6 +78,17 @@ def findings_list(
     if len(shown) < len(findings):
         text += f"\n\n…and {len(findings) - len(shown)} more (see the JSON or SARIF output)."
     return text
+
+
+def _marks(finding: Finding) -> str:
+    """Flags a reader must see next to the finding: disputed by the model, or silenced by a
+    suppression comment the pull request itself added."""
+    marks = []
+    if finding.disputed is not None:
+        marks.append(f" ⚖️ *disputed by the model:* {plain_line(finding.disputed)}")
+    if finding.suppressed_in_pr is not None:
+        marks.append(f" 🔕 *suppressed in this PR* ({plain_line(finding.suppressed_in_pr)})")
+    return "".join(marks)
 
 
 def finding_details(finding: Finding, blob_base: str = "") -> str:
@@ -142,6 +153,9 @@ def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str =
         parts.append(
             f"> [!WARNING]\n> {head} No findings there does not mean it is clean.\n>{reasons}"
         )
+    if review.warnings:
+        warned = "".join(f"\n> - {plain_line(w)}" for w in review.warnings)
+        parts.append(f"> [!CAUTION]\n> About this pull request:{warned}")
     if review.static_only:
         parts.append(
             f"> [!NOTE]\n> Static analysis only — {review.static_only_reason or 'no model'}. "

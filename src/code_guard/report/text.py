@@ -13,7 +13,8 @@ def render_text(review: Review) -> str:
     A review that is not complete says so on one line per reason (``partial: …`` or
     ``failed: …``) and in the footer's ``outcome``; skipped files are listed either way.
     """
-    lines = [line for f in review.findings for line in _finding_lines(f)]
+    lines = [f"warning: {w}" for w in review.warnings]
+    lines += [line for f in review.findings for line in _finding_lines(f)]
     lines.extend(f"{review.outcome.value}: {reason}" for reason in review.outcome_reasons)
     lines.extend(
         f"not reviewed: {s.path} ({s.reason})" for s in review.files_not_reviewed if s.deliberate
@@ -34,8 +35,12 @@ def _finding_lines(finding: Finding) -> list[str]:
     )
     fix = finding.suggested_fix if finding.suggested_fix else why.fix
     fix_lines = fix.strip("\n").splitlines() or [""]
+    marks = [f"    disputed by the model: {finding.disputed}"] if finding.disputed else []
+    if finding.suppressed_in_pr:
+        marks.append(f"    suppressed in this PR ({finding.suppressed_in_pr}): reported anyway")
     return [
         head,
+        *marks,
         f"    why: {why.why}",
         f"    fix: {fix_lines[0]}",
         *(f"         {line}" for line in fix_lines[1:]),

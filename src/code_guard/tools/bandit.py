@@ -29,7 +29,10 @@ class BanditTool(Tool):
             # -I: isolated mode. Bandit runs in the workspace of the PR's files, and ``-m``
             # would put that folder first on sys.path: a PR adding ``bandit.py`` or
             # ``json.py`` would run its own code. -I keeps it (and PYTHON* variables) out.
-            [sys.executable, "-I", "-m", "bandit", "-f", "json", "-q", "--", *paths],
+            # --ignore-nosec: every result is reported, and the agents decide which ``# nosec``
+            # to honour (not one the pull request itself added to a high-severity line).
+            [sys.executable, "-I", "-m", "bandit", "--ignore-nosec", "-f", "json", "-q", "--",
+             *paths],  # fmt: skip
             cwd=workspace,
             ok_codes=(0, 1),
         )

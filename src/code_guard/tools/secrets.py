@@ -10,6 +10,7 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.request import split_lines
 from code_guard.tools.base import Focus, Tool, ToolHit
+from code_guard.tools.suppressions import without_allowlist_pragma
 
 # detect-secrets keeps its plugin settings in a module global; agents run tools in threads,
 # so scans are serialised.
@@ -48,7 +49,10 @@ class SecretsTool(Tool):
                 keep = sorted(n for n in focus.get(path, ()) if 0 < n <= len(lines))
                 target = scratch / path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text("".join(lines[n - 1] + "\n" for n in keep), encoding="utf-8")
+                # The pragma is taken out so the secret is reported; whether the pragma is
+                # honoured is decided later, by who wrote it (tools/suppressions.py).
+                text = "".join(without_allowlist_pragma(lines[n - 1]) + "\n" for n in keep)
+                target.write_text(text, encoding="utf-8")
                 numbers[path] = keep
             hits = self.run(scratch, paths)
         return [
