@@ -8,6 +8,6 @@ export CODE_GUARD_FUZZ_EXAMPLES=${CODE_GUARD_FUZZ_EXAMPLES:-2000}
 seed=$(date +%s)
 for s in 0 "$seed"; do
   echo "fuzz: $CODE_GUARD_FUZZ_EXAMPLES examples, --hypothesis-seed=$s"
-  python -m pytest tests/test_fuzz_boundaries.py tests/test_fuzz.py -p no:cacheprovider \
-    --hypothesis-seed="$s"
+  python -m pytest tests/test_fuzz_boundaries.py tests/test_fuzz.py tests/github/test_gh_fuzz.py \
+    -p no:cacheprovider --hypothesis-seed="$s"
 done
