@@ -60,6 +60,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--all-lines", action="store_true", help="also report findings on unchanged lines"
     )
     review.add_argument(
+        "--all-findings",
+        action="store_true",
+        help="also report issues on changed lines that were there before the change",
+    )
+    review.add_argument(
         "--time-budget",
         type=float,
         metavar="MINUTES",
@@ -140,6 +145,8 @@ def _review(args: argparse.Namespace) -> int:
         extra["added_lines_only"] = False
     if args.on_error:
         extra["on_error"] = args.on_error
+    if args.all_findings:
+        extra["all_findings"] = True
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
     options = options_from_args(args, config, **extra)

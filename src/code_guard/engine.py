@@ -9,16 +9,17 @@ from collections.abc import Callable, Sequence
 import pathspec
 
 from code_guard.agents import AgentContext, agent_for
+from code_guard.baseline import BaseSide
 from code_guard.diff import FileChange, FileStatus
 from code_guard.injection import injection_warnings
 from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
 from code_guard.options import ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.request import ReviewRequest, split_lines
 from code_guard.synthesizer import synthesize
 from code_guard.tools.base import DEADLINE
-from code_guard.workspace import materialize, safe_relative
+from code_guard.workspace import Workspace, materialize, safe_relative
 
 __all__ = ["ReviewRequest", "run_review", "review_sync", "select_files"]
 
@@ -79,7 +80,11 @@ async def run_review(
     static_reason = None if model is not None else options.static_only_reason
     if options.uses_model and llm is None:
         static_reason = "the model client could not be created"
-    with materialize(request, tuple(f.path for f in files)) as workspace:
+    base_request = _base_request(request, files)
+    with (
+        materialize(request, tuple(f.path for f in files)) as workspace,
+        materialize(base_request, tuple(base_request.contents)) as base_workspace,
+    ):
         files = tuple(f for f in files if f.path in workspace.disk)
         ctx = AgentContext(
             request=request,
@@ -89,6 +94,7 @@ async def run_review(
             llm=model,
             disk_paths=workspace.disk,
             real_path=workspace.real_path,
+            base=_base_side(request, base_request, base_workspace),
         )
         deadline = _deadline(options)
         token = DEADLINE.set(deadline)
@@ -107,6 +113,30 @@ async def run_review(
         duration_ms=int((time.perf_counter() - started) * 1000),
         nothing_to_review=_nothing_to_review(request),
         warnings=injection_warnings(request),
+    )
+
+
+def _base_request(request: ReviewRequest, files: Sequence[FileChange]) -> ReviewRequest:
+    """The modified files as they were before the change (added files have no base)."""
+    texts = {f.path: f.base_text(request.text_of(f.path)) for f in files if f.has_base}
+    return ReviewRequest(change=request.change, contents=texts)
+
+
+def _base_side(
+    request: ReviewRequest, base: ReviewRequest, workspace: Workspace
+) -> BaseSide | None:
+    if not base.contents:
+        return None
+    focus = {}
+    for path in workspace.disk:
+        file = request.change.file(path)
+        focus[path] = file.base_lines_in_hunks() if file is not None else frozenset()
+    return BaseSide(
+        workspace=workspace.root,
+        disk_paths=workspace.disk,
+        real_path=workspace.real_path,
+        lines={path: split_lines(text) for path, text in base.contents.items()},
+        focus=focus,
     )
 
 

@@ -217,6 +217,8 @@ class AgentReport(Frozen):
     status: AgentStatus
     findings: tuple[Finding, ...] = ()
     unparsed: tuple[str, ...] = ()
+    # Results on lines the change touched that were already there before it (not reported).
+    preexisting: int = Field(default=0, ge=0)
 
 
 class SkippedFile(Frozen):
@@ -264,6 +266,8 @@ class Review(Frozen):
     outcome_reasons: tuple[str, ...] = ()
     # Warnings about the pull request itself, e.g. text that tries to instruct the reviewer.
     warnings: tuple[str, ...] = ()
+    # Issues on changed lines that were there before the change: counted, not reported.
+    preexisting: int = Field(default=0, ge=0)
 
     @model_validator(mode="after")
     def _never_complete_with_a_failed_agent(self) -> Review:

@@ -122,6 +122,7 @@ def summarize(
     static_reason: str | None,
     state: Outcome = Outcome.REVIEWED,
     reasons: Sequence[str] = (),
+    preexisting: int = 0,
 ) -> str:
     """One or two sentences: how many findings of which severity, and what was not run."""
     counts = Counter(f.severity for f in findings)
@@ -135,6 +136,11 @@ def summarize(
         first = reasons[0] if reasons else "see agent status"
         more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
         text += f" {head}: {first[:300]}{more}."
+    if preexisting:
+        text += (
+            f" {preexisting} issue(s) on changed lines were there before this change and are "
+            "not reported (--all-findings shows them)."
+        )
     if static_reason:
         text += f" Static analysis only: {static_reason}."
     return text
@@ -169,10 +175,13 @@ def synthesize(
         findings=tuple(findings),
         health_score=health_score(findings),
         verdict=verdict(findings, state is Outcome.REVIEWED),
-        summary=summarize(findings, static_reason, state, reasons),
+        summary=summarize(
+            findings, static_reason, state, reasons, sum(r.preexisting for r in reports)
+        ),
         outcome=state,
         outcome_reasons=reasons,
         warnings=tuple(warnings),
+        preexisting=sum(r.preexisting for r in reports),
         agents=tuple(r.status for r in reports),
         usage=usage,
         duration_ms=duration_ms,

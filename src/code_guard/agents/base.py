@@ -19,6 +19,7 @@ from typing import ClassVar
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.prompts import build_messages
 from code_guard.anchoring import anchor_line, resolve_file
+from code_guard.baseline import BaseSide, PreExisting, Signature, signature
 from code_guard.diff import FileChange
 from code_guard.errors import ModelError, ToolError
 from code_guard.llm import LLMClient
@@ -38,6 +39,8 @@ from code_guard.sanitize import strip_markers
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.fixes import rewrite
 from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
+from code_guard.tools.placeholders import is_test_path
+from code_guard.tools.policy import quiet_in_tests
 from code_guard.tools.suppressions import suppression
 
 _PROMPT_BUDGET_CHARS = 80_000
@@ -56,6 +59,8 @@ class AgentContext:
     # system refuses), and the way back from a tool's path; identity when not given.
     disk_paths: Mapping[str, str] | None = None
     real_path: Callable[[str], str] = str
+    # The modified files before the change, to tell new results from kept ones (None: all new).
+    base: BaseSide | None = None
 
     def disk_path(self, path: str) -> str:
         """The path of change file ``path`` under ``workspace``."""
@@ -84,7 +89,7 @@ class Agent(ABC):
         """Review the change; never raises for tool or model failures."""
         started = time.perf_counter()
         tools = self.tools()
-        candidates, errors, unparsed = await self._run_tools(ctx, tools)
+        candidates, errors, unparsed, preexisting = await self._run_tools(ctx, tools)
         notes: list[str] = []
         findings, usage = candidates, Usage()
         if ctx.llm is not None:
@@ -106,25 +111,62 @@ class Agent(ABC):
             duration_ms=int((time.perf_counter() - started) * 1000),
             notes=tuple(notes),
         )
-        return AgentReport(status=status, findings=tuple(findings), unparsed=unparsed)
+        return AgentReport(
+            status=status, findings=tuple(findings), unparsed=unparsed, preexisting=preexisting
+        )
 
     async def _run_tools(
         self, ctx: AgentContext, tools: Sequence[Tool]
-    ) -> tuple[list[Finding], list[str], tuple[str, ...]]:
-        """Run every tool; return the findings, the tools' errors, and the files some tool
-        could not parse (so findings there may be missing: the review is partial)."""
-        results = await asyncio.gather(
-            *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
+    ) -> tuple[list[Finding], list[str], tuple[str, ...], int]:
+        """Run every tool on the change (and on the base of its modified files); return the
+        findings the change introduces, the tools' errors, the files some tool could not
+        parse (findings there may be missing: the review is partial), and how many results
+        the change only kept from before (not reported unless ``all_findings``)."""
+        results, base_results = await asyncio.gather(
+            asyncio.gather(*(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)),
+            asyncio.gather(*(asyncio.to_thread(self._run_base, tool, ctx) for tool in tools)),
         )
+        before = PreExisting(sig for sigs in base_results for sig in sigs)
         findings: list[Finding] = []
         errors: list[str] = []
         unparsed: set[str] = set()
+        kept = 0
         for hits, error in results:
-            findings.extend(f for hit in hits if (f := self._finding(hit, ctx)) is not None)
+            for hit in hits:
+                finding = self._finding(hit, ctx)
+                if finding is None:
+                    continue
+                if not ctx.options.all_findings and before.claim(
+                    signature(hit.tool, hit.rule, finding.anchor_text)
+                ):
+                    kept += 1
+                    continue
+                findings.append(finding)
             unparsed.update(h.file_path for h in hits if h.rule == UNPARSABLE_RULE)
             if error:
                 errors.append(error)
-        return findings, errors, tuple(sorted(unparsed))
+        return findings, errors, tuple(sorted(unparsed)), kept
+
+    def _run_base(self, tool: Tool, ctx: AgentContext) -> list[Signature]:
+        """Signatures of ``tool``'s results on the base lines the hunks show. A tool that
+        fails on the base only means nothing is excused: every head result is reported."""
+        base = ctx.base
+        if base is None:
+            return []
+        files = [f for f in ctx.files if f.path in base.disk_paths and tool.applies_to(f.path)]
+        if not files:
+            return []
+        focus = {base.disk_paths[f.path]: base.focus[f.path] for f in files}
+        try:
+            hits = tool.run_focused(base.workspace, list(focus), focus)
+        except ToolError:
+            return []
+        sigs = []
+        for hit in hits:
+            path = base.real_path(hit.file_path)
+            if hit.line in base.focus.get(path, ()):
+                sigs.append(signature(hit.tool, hit.rule, base.line(path, hit.line)))
+        return sigs
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         files = [f for f in ctx.files if tool.applies_to(f.path)]
@@ -148,6 +190,8 @@ class Agent(ABC):
         if info is None or file is None:
             return None
         if ctx.options.added_lines_only and not file.is_added(hit.line):
+            return None
+        if is_test_path(hit.file_path) and quiet_in_tests(hit.tool, hit.rule):
             return None
         lines = ctx.request.lines_of(hit.file_path)
         anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""

@@ -1,0 +1,68 @@
+"""What a change introduces: the analysers' results on the files as they were before it.
+
+The same analysers run on the base version of every modified file (rebuilt from the head text
+and the hunks, ``FileChange.base_text``), over the lines its hunks show. A head result whose
+rule and normalised code also appear among the base results is an issue the change kept, not
+one it introduced: it is counted, not reported (``--all-findings`` reports it). Results are
+matched on the rule and the code, never on line numbers, which the change shifts; a result on
+a ``def``/``func``/``function`` line matches on the name, so a function that was already too
+complex does not become "new" because its signature changed. Matching is one-to-one: a second
+copy of an old problem is new.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+_DEFINITION = re.compile(
+    r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)"
+    r"|^\s*func\s+(?:\([^)]*\)\s*)?(\w+)"
+    r"|\bfunction\s*\*?\s*(\w+)"
+)
+
+Signature = tuple[str, str, str]
+
+
+def signature(tool: str, rule: str, line: str) -> Signature:
+    """What identifies a result across the change: tool, rule and normalised code."""
+    match = _DEFINITION.search(line)
+    if match:
+        return tool, rule, "def " + next(name for name in match.groups() if name)
+    return tool, rule, " ".join(line.split())
+
+
+@dataclass(frozen=True, slots=True)
+class BaseSide:
+    """The modified files as they were before the change, written under ``workspace``.
+
+    ``lines`` holds each file's base lines; ``focus`` the base line numbers its hunks show.
+    """
+
+    workspace: Path
+    disk_paths: Mapping[str, str]
+    real_path: Callable[[str], str]
+    lines: Mapping[str, list[str]]
+    focus: Mapping[str, frozenset[int]]
+
+    def line(self, path: str, number: int) -> str:
+        """Base line ``number`` of ``path`` ('' when out of range)."""
+        lines = self.lines.get(path, [])
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+class PreExisting:
+    """The base results as a multiset of signatures; each can excuse one head result."""
+
+    def __init__(self, signatures: Iterable[Signature]) -> None:
+        self._left = Counter(signatures)
+
+    def claim(self, sig: Signature) -> bool:
+        """True (and one fewer left) when ``sig`` was already there before the change."""
+        if self._left[sig] <= 0:
+            return False
+        self._left[sig] -= 1
+        return True

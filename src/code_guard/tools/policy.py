@@ -1,0 +1,36 @@
+"""Which findings stay quiet in test code.
+
+Tests, fixtures and examples are written to exercise code, not to run in production: they
+skip timeouts, ignore errors, loop over queries, configure apps insecurely and feed request
+data through test clients on purpose, and Go names test cases ``TestX_y``. A comment on them
+costs a reviewer's trust and protects nothing, so these rules are quiet in test files
+(``placeholders.is_test_path``). Rules about code that ships from a test all the same, such
+as a real token format, stay on.
+"""
+
+from __future__ import annotations
+
+_QUIET_RULES: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("bandit", "B113"),  # request without a timeout
+        ("python-ast", "n-plus-one"),
+        ("python-ast", "blocking-in-async"),
+        ("python-ast", "unbounded-cache"),
+        ("python-ast", "linear-scan-in-loop"),
+        ("semgrep", "js-n-plus-one-await-in-loop"),
+        ("semgrep", "go-error-handling-discarded"),
+        ("semgrep", "go-memory-leak-defer-in-loop"),
+        ("semgrep", "go-n-plus-one-query-in-loop"),
+        ("semgrep", "go-naming-underscore"),
+        # user:password@host URLs in tests are fixtures of URL parsing, not credentials.
+        ("detect-secrets", "Basic Auth Credentials"),
+    }
+)
+# Whole checkers about production behaviour: request data from a test client, settings of an
+# app built for a test.
+_QUIET_TOOLS = frozenset({"python-taint", "python-settings"})
+
+
+def quiet_in_tests(tool: str, rule: str) -> bool:
+    """True when a hit of ``tool``'s ``rule`` is not reported in test code."""
+    return tool in _QUIET_TOOLS or (tool, rule) in _QUIET_RULES
