@@ -124,7 +124,7 @@ def agents_table(review: Review) -> str:
         detail = "; ".join(x for x in (a.reason, *a.notes) if x) or "—"
         rows.append(
             f"| {a.agent.value} | {a.state.value} | {', '.join(a.tools) or '—'} | "
-            f"{a.model or 'none'} | {a.duration_ms} ms | {cell(detail)} |"
+            f"{a.model or 'none'} | {a.duration_ms} ms | {plain_line(detail)} |"
         )
     head = "| Agent | State | Tools | Model | Time | Notes |\n|---|---|---|---|---|---|\n"
     return head + "\n".join(rows)
