@@ -222,9 +222,9 @@ def test_markdown_of_a_review_with_findings() -> None:
         "| security | ok | bandit, detect-secrets, python-taint | gpt-4o-mini | 1200 ms "
         "| — |\n"
         "| performance | failed | ruff, python-ast | gpt-4o-mini | 800 ms | model "
-        "gpt-4o-mini failed: 503 overloaded; tool findings are reported unconfirmed |\n"
-        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool candidate(s) "
-        "as false positives |\n"
+        "gpt\\-4o\\-mini failed\\: 503 overloaded; tool findings are reported unconfirmed |\n"
+        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool "
+        "candidate\\(s\\) as false positives |\n"
         "\n"
         "2 file(s) reviewed in 2500 ms · tokens: 2000 in / 300 out · cost: $0.0025\n"
         "\n"
@@ -376,3 +376,15 @@ def test_sarif_of_a_static_only_review_says_why() -> None:
 def test_every_output_format_has_a_renderer() -> None:
     assert set(RENDERERS) == set(OutputFormat)
     assert all(RENDERERS[f](REVIEW).endswith("\n") for f in OutputFormat)
+
+
+def test_markdown_of_many_findings_fits_a_comment() -> None:
+    many = tuple(
+        SQL.model_copy(update={"line_start": n, "line_end": n, "fingerprint": f"{n:016x}"})
+        for n in range(1, 301)
+    )
+    text = render_markdown(REVIEW.model_copy(update={"findings": many}))
+    assert len(text) < 65_536 // 2
+    assert text.count("*Why it matters:*") == 25
+    assert "…the other 275 findings are explained in their inline comments" in text
+    assert "…and 200 more (see the JSON or SARIF output)." in text

@@ -6,7 +6,7 @@ import inspect
 import io
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +321,21 @@ def test_a_failing_summary_comment_keeps_the_review_url(
     assert run.outputs["review-url"] == review["html_url"]
     assert run.code == 2
     assert "::error::updating the summary comment failed" in run.stdout
+
+
+class LinkingFakes(Fakes):
+    """Fakes whose services also render the report with linked locations."""
+
+    def services(self) -> Services:
+        plain = super().services()
+        return replace(plain, render_linked=lambda review, base: f"## Report at {base}\n")
+
+
+def test_summary_comment_and_job_summary_link_to_the_head_commit(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    run = run_action(github, workspace, LinkingFakes(findings))
+    blob = f"/blob/{github.head_sha}"
+    (comment,) = github.issue_comments
+    assert "## Report at https://github.com/" in comment["body"] and blob in comment["body"]
+    assert "## Report at https://github.com/" in run.summary and blob in run.summary

@@ -14,9 +14,10 @@ from code_guard.github.comments import (
     fingerprint_marker,
     fingerprints_in,
     fit,
+    group_by_anchor,
     suggestion_code,
 )
-from code_guard.models import Severity
+from code_guard.models import Category, Severity
 
 
 def test_anchor_on_an_added_line(change: Change, make_finding: FindingFactory) -> None:
@@ -186,3 +187,20 @@ def test_a_deterministic_fix_gives_a_suggestion_and_says_what_else_it_needs(
     body = comment_body(finding, Anchor("app/db.py", 10), change)
     suggestion = '```suggestion\n    TOKEN = os.environ["TOKEN"]\n```'
     assert f"The file also needs `import os`.\n\n{suggestion}" in body
+
+
+def test_findings_on_the_same_lines_read_as_one_comment(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    sql = make_finding(sources=("bandit:B608",), suggested_fix="conn.execute(sql, (name,))")
+    timeout = make_finding(category=Category.OTHER, severity=Severity.MEDIUM,
+                           title="Call to requests without timeout", sources=("bandit:B113",),
+                           suggested_fix="requests.get(url, timeout=10)")  # fmt: skip
+    other_line = make_finding(line_start=9, line_end=9, sources=("ruff:F401",))
+    placement = place_findings([timeout, other_line, sql], change, 10, set())
+    groups = group_by_anchor(placement.inline)
+    assert [(len(found), a.line) for found, a in groups] == [(1, 9), (2, 10)]
+    body = str(api_comment(groups[1][0], groups[1][1], change)["body"])
+    assert fingerprints_in([body]) == {sql.fingerprint, timeout.fingerprint}
+    assert body.count("```suggestion") == 1  # two rewrites of one line would undo each other
+    assert body.index("SQL built") < body.index("without timeout") < body.index("<!--")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from code_guard.diff import Change, parse_diff
@@ -127,7 +127,7 @@ def _review(
         )
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
-    _report(review, result, problem, runner, services, out)
+    _report(review, result, problem, runner, services, out, render=render)
     strict = options.on_error == "fail"
     problems = ([problem] if problem else []) + list(result.problems if result else ())
     for text in problems:
@@ -159,8 +159,12 @@ def _report(
     runner: RunnerEnv,
     services: Services,
     out: TextIO,
+    render: Callable[[Review], str] | None = None,
 ) -> None:
-    """Annotate what did not reach the pull request, then write SARIF, summary and outputs."""
+    """Annotate what did not reach the pull request, then write SARIF, summary and outputs.
+
+    ``render`` renders the report in the job summary (with linked locations, when given).
+    """
     if result is None or result.denied or result.problems:
         reason = (result.denied or "; ".join(result.problems)) if result else problem
         print(command("warning", f"Findings are shown as annotations: {reason}"), file=out)
@@ -171,7 +175,7 @@ def _report(
     sarif.write_text(redact(services.render_sarif(review)), encoding="utf-8")
     write_step_summary(
         runner.step_summary,
-        redact(job_summary(review, services.render_markdown, result, problem)),
+        redact(job_summary(review, render or services.render_markdown, result, problem)),
     )
     url = (result.review_url or result.summary_url) if result else ""
     write_outputs(

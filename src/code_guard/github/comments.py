@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Sequence
 
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
@@ -55,18 +56,49 @@ def comment_body(finding: Finding, anchor: Anchor, change: Change) -> str:
     ``suggestion`` block when the structured fix was written for exactly these lines); and a
     small footer. Tool and model text is rendered as plain text, never as markup.
     """
+    return group_body((finding,), anchor, change)
+
+
+def group_body(findings: Sequence[Finding], anchor: Anchor, change: Change) -> str:
+    """One comment for several findings on the same lines (worst first), each with its own
+    why, fix and footer, and every finding's marker at the end.
+
+    Only the first finding may offer a ``suggestion``: two one-click rewrites of the same
+    lines would undo each other.
+    """
+    sections = [
+        _section(finding, anchor, change, suggest=index == 0)
+        for index, finding in enumerate(findings)
+    ]
+    markers = "".join("\n" + fingerprint_marker(f.fingerprint) for f in findings)
+    return fit("\n\n---\n\n".join(sections), keep=markers)
+
+
+def _section(finding: Finding, anchor: Anchor, change: Change, *, suggest: bool) -> str:
     why = explain(finding)
     parts = [f"**{BADGES[finding.severity]} · {plain_line(finding.title)}**"]
     if finding.description and not finding.description.startswith(finding.title):
         parts.append(plain(finding.description))
     parts.append(why.why)
-    parts.append(_fix_text(finding, anchor, change, why.fix))
+    parts.append(_fix_text(finding, anchor, change, why.fix, suggest=suggest))
     parts.append(f"<sub>{footer(finding)}</sub>")
-    return fit("\n\n".join(parts), keep="\n" + fingerprint_marker(finding.fingerprint))
+    return "\n\n".join(parts)
 
 
-def _fix_text(finding: Finding, anchor: Anchor, change: Change, fallback: str) -> str:
-    code = suggestion_code(finding, anchor, change)
+def group_by_anchor(
+    inline: Sequence[tuple[Finding, Anchor]],
+) -> list[tuple[tuple[Finding, ...], Anchor]]:
+    """Findings that share an anchor become one comment, in their order (worst first)."""
+    groups: dict[Anchor, list[Finding]] = {}
+    for finding, anchor in inline:
+        groups.setdefault(anchor, []).append(finding)
+    return [(tuple(found), anchor) for anchor, found in groups.items()]
+
+
+def _fix_text(
+    finding: Finding, anchor: Anchor, change: Change, fallback: str, *, suggest: bool = True
+) -> str:
+    code = suggestion_code(finding, anchor, change) if suggest else None
     rule = rule_of(finding)
     needs = NEEDS.get(rule) if rule else None
     also = f" The file also needs {code_span(needs)}." if needs else ""
@@ -131,13 +163,19 @@ def _reads_as_prose(text: str) -> bool:
     return bool(_BARE_WORDS_RE.search(_STRING_RE.sub('""', text)))
 
 
-def api_comment(finding: Finding, anchor: Anchor, change: Change) -> dict[str, object]:
-    """The comment as the reviews API takes it: ``line``/``side``, never ``position``."""
+def api_comment(
+    finding: Finding | Sequence[Finding], anchor: Anchor, change: Change
+) -> dict[str, object]:
+    """The comment as the reviews API takes it: ``line``/``side``, never ``position``.
+
+    ``finding`` may be several findings sharing the anchor; they read as one comment.
+    """
+    findings = (finding,) if isinstance(finding, Finding) else tuple(finding)
     comment: dict[str, object] = {
         "path": anchor.path,
         "line": anchor.line,
         "side": "RIGHT",
-        "body": comment_body(finding, anchor, change),
+        "body": group_body(findings, anchor, change),
     }
     if anchor.start_line is not None:
         comment["start_line"] = anchor.start_line

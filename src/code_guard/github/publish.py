@@ -28,7 +28,7 @@ from code_guard.diff import Change
 from code_guard.errors import GitHubError, PermissionDenied
 from code_guard.github.anchors import place_findings
 from code_guard.github.client import GitHubClient, PostedReview
-from code_guard.github.comments import api_comment, fingerprints_in
+from code_guard.github.comments import api_comment, fingerprints_in, group_by_anchor
 from code_guard.models import Finding, Review
 
 SUMMARY_MARKER = "<!-- code-guard:summary -->"
@@ -76,7 +76,9 @@ def publish_review(
     denied: str | None = None
     problems: list[str] = []
     if placement.inline:
-        comments = [api_comment(f, a, change) for f, a in placement.inline]
+        # Findings on the same lines read as one comment.
+        groups = group_by_anchor(placement.inline)
+        comments = [api_comment(found, a, change) for found, a in groups]
         body = _review_body(len(comments), head_sha)
         try:
             posted, rejected = post_review(client, head_sha, body, comments)
@@ -89,11 +91,12 @@ def publish_review(
             in_summary[:0] = [(f, "posting the review failed") for f, _ in placement.inline]
         else:
             bad = set(rejected)
-            for index, (finding, _) in enumerate(placement.inline):
-                if index in bad:
-                    in_summary.append((finding, REJECTED_REASON))
-                elif posted is not None:
-                    posted_fps.add(finding.fingerprint)
+            for index, (found, _) in enumerate(groups):
+                for finding in found:
+                    if index in bad:
+                        in_summary.append((finding, REJECTED_REASON))
+                    elif posted is not None:
+                        posted_fps.add(finding.fingerprint)
     summary_url = ""
     try:
         summary_url = upsert_summary(client, summary_body(tuple(in_summary)))

@@ -21,6 +21,9 @@ _VERDICT = {
     Verdict.COMMENT: "💬 Comment",
     Verdict.REQUEST_CHANGES: "⛔ Request changes",
 }
+# Explanations run to about 600 characters each; this many keep the summary comment well inside
+# GitHub's 65,536-character limit even with the findings list at its cap (when one is set).
+DETAILS_LIMIT = 25
 SEVERITY_ICON = {
     Severity.CRITICAL: "🔴",
     Severity.HIGH: "🟠",
@@ -124,7 +127,7 @@ def agents_table(review: Review) -> str:
         detail = "; ".join(x for x in (a.reason, *a.notes) if x) or "—"
         rows.append(
             f"| {a.agent.value} | {a.state.value} | {', '.join(a.tools) or '—'} | "
-            f"{a.model or 'none'} | {a.duration_ms} ms | {cell(detail)} |"
+            f"{a.model or 'none'} | {a.duration_ms} ms | {plain_line(detail)} |"
         )
     head = "| Agent | State | Tools | Model | Time | Notes |\n|---|---|---|---|---|---|\n"
     return head + "\n".join(rows)
@@ -163,8 +166,15 @@ def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str =
         )
     if review.findings:
         parts.append(findings_list(review.findings, limit, blob_base))
-        shown = review.findings if limit is None else review.findings[:limit]
-        details = "\n\n---\n\n".join(finding_details(f, blob_base) for f in shown)
+        # No cap (None) explains every finding; a cap also bounds the explanations.
+        cap = len(review.findings) if limit is None else min(limit, DETAILS_LIMIT)
+        explained = review.findings[:cap]
+        details = "\n\n---\n\n".join(finding_details(f, blob_base) for f in explained)
+        if len(review.findings) > len(explained):
+            details += (
+                f"\n\n…the other {len(review.findings) - len(explained)} findings are explained "
+                "in their inline comments and the JSON output."
+            )
         parts.append(folded("Why these matter and how to fix them", details))
     if review.files_not_reviewed:
         skipped = "\n".join(
