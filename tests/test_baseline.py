@@ -13,7 +13,7 @@ from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 
 
-def change_of(path: str, old: str, new: str, **options: bool) -> Review:
+def change_of(path: str, old: str, new: str, *, all_findings: bool = False) -> Review:
     """Review the change from ``old`` to ``new`` of ``path``, with the new text known."""
     diff = "".join(
         line if line.endswith("\n") else line + "\n"
@@ -23,7 +23,7 @@ def change_of(path: str, old: str, new: str, **options: bool) -> Review:
     )
     diff = f"diff --git a/{path} b/{path}\n" + diff
     request = ReviewRequest(change=parse_diff(diff), contents={path: new})
-    return review_sync(request, ReviewOptions(**options))
+    return review_sync(request, ReviewOptions(all_findings=all_findings))
 
 
 OLD = """\
