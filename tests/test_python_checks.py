@@ -134,3 +134,34 @@ def test_annotated_module_caches_that_only_grow_are_flagged(tmp_path: Path) -> N
     hits = run(PythonAstTool(), tmp_path, "ratelimit.py", source)
     assert [(h.line, h.rule) for h in hits] == [(5, "unbounded-cache")]
 
+
+
+def test_taint_findings_name_the_source_the_sink_and_their_lines() -> None:
+    from pathlib import Path
+    from tempfile import TemporaryDirectory
+
+    from code_guard.tools.python_taint import PythonTaintTool
+
+    code = (
+        "from flask import redirect, request\n"
+        "\n"
+        "@app.route('/login')\n"
+        "def login():\n"
+        "    target = request.args['next']\n"
+        "    audit(target)\n"
+        "    return redirect(target)\n"
+        "\n"
+        "@app.get('/u/<name>')\n"
+        "def user(name):\n"
+        "    return redirect(name)\n"
+    )
+    with TemporaryDirectory() as tmp:
+        (Path(tmp) / "views.py").write_text(code, encoding="utf-8")
+        hits = PythonTaintTool().run(Path(tmp), ["views.py"])
+    messages = sorted(h.message for h in hits)
+    assert messages == [
+        "`request.args['next']` (line 5) reaches `redirect()` (line 7): open redirect; "
+        "validate or parameterise it first.",
+        "route parameter `name` (line 10) reaches `redirect()` (line 11): open redirect; "
+        "validate or parameterise it first.",
+    ]

@@ -112,15 +112,43 @@ def tainted(node: ast.AST, names: set[str]) -> bool:
     return any(tainted(child, names) for child in ast.iter_child_nodes(node))
 
 
-def _propagate(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    names = _initial_taint(func)
+# Where a tainted value came from: how to name it, and its line.
+Origin = tuple[str, int]
+
+
+def _propagate(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Origin]:
+    """Tainted names, each with the origin of its taint (the first source that reached it)."""
+    origins: dict[str, Origin] = {
+        name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func)
+    }
     assigns = [n for n in ast.walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
-            if node.value is not None and tainted(node.value, names):
+            if node.value is not None and tainted(node.value, set(origins)):
+                origin = origin_of(node.value, origins, node.lineno)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names.update(t.id for t in targets if isinstance(t, ast.Name))
-    return names
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        origins.setdefault(target.id, origin)
+    return origins
+
+
+def _reads_source(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call) and is_sanitizer(node):
+        return False
+    return _is_source(node) or any(_reads_source(c) for c in ast.iter_child_nodes(node))
+
+
+def origin_of(node: ast.AST, origins: dict[str, Origin], line: int) -> Origin:
+    """The origin of the taint in ``node`` (on ``line``): request data read right there, or
+    the origin of the tainted name it uses."""
+    if _reads_source(node):
+        text = ast.unparse(node)
+        return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and child.id in origins:
+            return origins[child.id]
+    return "request data", line
 
 
 def _sink_category(call: ast.Call) -> str | None:
@@ -140,7 +168,8 @@ def _sink_category(call: ast.Call) -> str | None:
 def _function_hits(
     func: ast.FunctionDef | ast.AsyncFunctionDef,
 ) -> Iterator[tuple[str, ast.Call, str]]:
-    names = _propagate(func)
+    origins = _propagate(func)
+    names = set(origins)
     called = {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(func) if isinstance(n, ast.Call)}
     for node in ast.walk(func):
         if not isinstance(node, ast.Call) or not node.args:
@@ -150,9 +179,10 @@ def _function_hits(
             continue
         if any(guard in called for guard in _GUARDS.get(category, ())):
             continue
+        source, line = origin_of(node.args[0], origins, node.lineno)
         yield (
             category,
             node,
-            f"Untrusted request data reaches `{dotted(node.func)}(...)` "
-            f"({category.replace('_', ' ')}); validate or parameterise it first.",
+            f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
+            f"{category.replace('_', ' ')}; validate or parameterise it first.",
         )
