@@ -122,41 +122,45 @@ class Agent(ABC):
         findings the change introduces, the tools' errors, the files some tool could not
         parse (findings there may be missing: the review is partial), and how many results
         the change only kept from before (not reported unless ``all_findings``)."""
-        results, base_results = await asyncio.gather(
-            asyncio.gather(*(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)),
-            asyncio.gather(*(asyncio.to_thread(self._run_base, tool, ctx) for tool in tools)),
+        results = await asyncio.gather(
+            *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
+        )
+        errors = [error for _, error in results if error]
+        unparsed = {h.file_path for hits, _ in results for h in hits if h.rule == UNPARSABLE_RULE}
+        found = [
+            [(hit, f) for hit in hits if (f := self._finding(hit, ctx)) is not None]
+            for hits, _ in results
+        ]
+        # The base is read only where it can change the answer: by a tool that found something
+        # in a modified file, and only in those files. A clean change costs nothing more.
+        base_results = await asyncio.gather(
+            *(
+                asyncio.to_thread(self._run_base, tool, ctx, {hit.file_path for hit, _ in pairs})
+                for tool, pairs in zip(tools, found, strict=True)
+                if pairs and ctx.base is not None and not ctx.options.all_findings
+            )
         )
         before = PreExisting(sig for sigs in base_results for sig in sigs)
         findings: list[Finding] = []
-        errors: list[str] = []
-        unparsed: set[str] = set()
         kept = 0
-        for hits, error in results:
-            for hit in hits:
-                finding = self._finding(hit, ctx)
-                if finding is None:
-                    continue
-                if not ctx.options.all_findings and before.claim(
-                    signature(hit.tool, hit.rule, finding.anchor_text)
-                ):
+        for pairs in found:
+            for hit, finding in pairs:
+                if before.claim(signature(hit.tool, hit.rule, finding.anchor_text)):
                     kept += 1
-                    continue
-                findings.append(finding)
-            unparsed.update(h.file_path for h in hits if h.rule == UNPARSABLE_RULE)
-            if error:
-                errors.append(error)
+                else:
+                    findings.append(finding)
         return findings, errors, tuple(sorted(unparsed)), kept
 
-    def _run_base(self, tool: Tool, ctx: AgentContext) -> list[Signature]:
-        """Signatures of ``tool``'s results on the base lines the hunks show. A tool that
-        fails on the base only means nothing is excused: every head result is reported."""
+    def _run_base(self, tool: Tool, ctx: AgentContext, paths: set[str]) -> list[Signature]:
+        """Signatures of ``tool``'s results on the base lines the hunks show, in ``paths``. A
+        tool that fails on the base only means nothing is excused: every result is reported."""
         base = ctx.base
         if base is None:
             return []
-        files = [f for f in ctx.files if f.path in base.disk_paths and tool.applies_to(f.path)]
+        files = [p for p in sorted(paths) if p in base.disk_paths]
         if not files:
             return []
-        focus = {base.disk_paths[f.path]: base.focus[f.path] for f in files}
+        focus = {base.disk_paths[p]: base.focus[p] for p in files}
         try:
             hits = tool.run_focused(base.workspace, list(focus), focus)
         except ToolError:
