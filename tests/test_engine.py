@@ -90,8 +90,10 @@ def test_paths_ignore_raises_no_deprecation_warning() -> None:
 
 def test_deleted_files_are_neither_reviewed_nor_skipped() -> None:
     review_ = review(request_for(MIXED), ReviewOptions(agents=(AgentName.STYLE,)))
-    assert review_.files_reviewed == ("app.txt", "vendor/lib/x.txt", "docs/guide.md")
-    assert "gone.txt" not in {s.path for s in review_.files_not_reviewed}
+    assert review_.files_reviewed == ("app.txt", "docs/guide.md")
+    skipped = {s.path: s.reason for s in review_.files_not_reviewed}
+    assert "gone.txt" not in skipped
+    assert skipped["vendor/lib/x.txt"].startswith("vendored code")
 
 
 # --- the workspace --------------------------------------------------------------------

@@ -39,7 +39,7 @@ def test_a_huge_hunk_header_is_not_rebuilt_and_the_rest_is_reviewed() -> None:
 
 def test_a_minified_line_skips_its_file_with_the_reason() -> None:
     minified = "var a=" + "[1,2,3]," * (MAX_LINE_CHARS // 8 + 1) + "0;"
-    diff = added_file("app.min.js", minified) + added_file("ok.py", "z = eval(input())")
+    diff = added_file("dist/app.js", minified) + added_file("ok.py", "z = eval(input())")
     result = review_sync(ReviewRequest(change=parse_diff(diff)), ReviewOptions())
     assert [f.file_path for f in result.findings] == ["ok.py"]
     assert "minified or generated" in result.files_not_reviewed[0].reason

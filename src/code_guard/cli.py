@@ -113,6 +113,13 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
     return contents
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
 def _say(message: str) -> None:
     print(f"code-guard: {printable(redact(message))}", file=sys.stderr)
 
@@ -155,7 +162,11 @@ def _review(args: argparse.Namespace) -> int:
     if args.output is not None:
         _check_writable(args.output)
     change = parse_diff(_read_diff(args.diff))
-    request = ReviewRequest(change=change, contents=_contents(change, args.root))
+    request = ReviewRequest(
+        change=change,
+        contents=_contents(change, args.root),
+        gitattributes=_read_text(args.root / ".gitattributes"),
+    )
     if not options.uses_model and not args.quiet:
         _say(f"static analysis only: {options.static_only_reason}")
     progress = None if args.quiet else _progress

@@ -11,6 +11,7 @@ import pathspec
 from code_guard.agents import AgentContext, agent_for
 from code_guard.baseline import BaseSide
 from code_guard.diff import FileChange, FileStatus
+from code_guard.generated import Attributes, skip_reason
 from code_guard.injection import injection_warnings
 from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
@@ -74,8 +75,9 @@ async def run_review(
     """
     started = time.perf_counter()
     files, skipped = select_files(request.change.files, options.paths_ignore)
+    files, generated = (files, ()) if options.review_generated else skip_generated(request, files)
     files, too_large = within_caps(request, files)
-    skipped = (*skipped, *request.change.not_parsed, *too_large)
+    skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
     model = llm if options.uses_model else None
     static_reason = None if model is not None else options.static_only_reason
     if options.uses_model and llm is None:
@@ -114,6 +116,25 @@ async def run_review(
         nothing_to_review=_nothing_to_review(request),
         warnings=injection_warnings(request),
     )
+
+
+def skip_generated(
+    request: ReviewRequest, files: Sequence[FileChange]
+) -> tuple[tuple[FileChange, ...], tuple[SkippedFile, ...]]:
+    """Split off lock files, vendored and generated code, each listed with its reason."""
+    attributes = Attributes(request.contents.get(".gitattributes", request.gitattributes))
+    keep: list[FileChange] = []
+    skipped: list[SkippedFile] = []
+    for file in files:
+        head = request.contents.get(file.path) or "\n".join(
+            text for _, text in zip(range(20), file.added.values(), strict=False)
+        )
+        reason = skip_reason(file.path, head, attributes)
+        if reason is None:
+            keep.append(file)
+        else:
+            skipped.append(SkippedFile(path=file.path, reason=reason))
+    return tuple(keep), tuple(skipped)
 
 
 def _base_request(request: ReviewRequest, files: Sequence[FileChange]) -> ReviewRequest:

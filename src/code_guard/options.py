@@ -40,6 +40,10 @@ class ReviewOptions(Frozen):
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
     context_lines: int = Field(default=20, ge=0, le=200)
+    review_generated: bool = Field(
+        default=False,
+        description="also review lock files, vendored and generated code (skipped by default)",
+    )
     all_findings: bool = Field(
         default=False,
         description="also report issues on changed lines that were there before the change",

@@ -30,6 +30,8 @@ class ReviewRequest:
     contents: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     title: str = ""
     body: str = ""
+    # The repository's ``.gitattributes`` (for ``linguist-generated``/``linguist-vendored``).
+    gitattributes: str = ""
     # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
