@@ -19,7 +19,7 @@ from code_guard.models import Category
 from code_guard.tools.base import ToolHit, run_process
 from code_guard.tools.mapping import SEMGREP, lookup
 from code_guard.tools.secrets import SecretsTool
-from code_guard.tools.semgrep import SemgrepTool, _run_file, rules_file, semgrep_core
+from code_guard.tools.semgrep import SemgrepTool, rules_file, run_rules, semgrep_core
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "src" / "code_guard" / "tools" / "rules"
 RULE_FILES = sorted(RULES_DIR.glob("*.yml"))
@@ -105,7 +105,7 @@ def test_a_broken_rule_is_a_tool_error(tmp_path: Path) -> None:
     )
     (tmp_path / "a.js").write_text(TINY["tiny.js"], encoding="utf-8")
     with pytest.raises(ToolError, match="rule error"):
-        _run_file(tmp_path, "a.js", "js", rules)
+        run_rules(tmp_path, ["a.js"], rules)
 
 
 # --- (3) each rule family hits real snippets, and their safe twins stay quiet ---------------

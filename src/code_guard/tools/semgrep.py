@@ -1,15 +1,17 @@
 """Semgrep's open-source engine (semgrep-core) with our bundled rules for JavaScript,
 TypeScript and Go, the languages Bandit and ruff cannot read.
 
-semgrep-core is called directly, once per file (with ``-lang`` it takes a single target): it
-starts in a fraction of a second, never phones home, and needs no login, whereas the
-``semgrep`` wrapper takes seconds to start and checks for updates over the network. The three
-agents share one run per file through a small cache, each keeping its own categories.
+semgrep-core is called directly, once per rules file for all the files of its languages (a
+``-targets`` file lists them): it starts in a fraction of a second, never phones home, and needs
+no login, whereas the ``semgrep`` wrapper takes seconds to start and checks for updates over
+the network. The three agents share that run through a small cache, each keeping its own
+categories.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -64,11 +66,14 @@ class SemgrepTool(Tool):
         return Path(path).suffix.lower() in _LANGUAGES
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Run the rules over each file (cached across agents); rule errors are tool errors."""
-        hits: list[ToolHit] = []
+        """Run the rules over the files, one semgrep-core process per rules file (shared by
+        the agents through a cache); rule errors are tool errors."""
+        groups: dict[str, list[str]] = {}
         for path in paths:
-            language, rules = _LANGUAGES[Path(path).suffix.lower()]
-            hits.extend(_CACHE.get(workspace, path, language, rules_file(rules)))
+            groups.setdefault(_LANGUAGES[Path(path).suffix.lower()][1], []).append(path)
+        hits: list[ToolHit] = []
+        for rules, group in sorted(groups.items()):
+            hits.extend(_CACHE.get(workspace, tuple(sorted(group)), rules_file(rules)))
         return [h for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
@@ -76,20 +81,23 @@ class SemgrepTool(Tool):
         return info is not None and info.category in self.categories
 
 
+_Key = tuple[str, tuple[str, ...], str]
+
+
 class _RunCache:
-    """The hits of recent (workspace, file) runs, so three agents cost one run per file.
+    """The hits of recent (workspace, files, rules) runs, so three agents cost one run.
 
     Workspaces are fresh temporary directories, so a key never refers to stale content.
     """
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 64) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[str, str, str], list[ToolHit]] = OrderedDict()
-        self._pending: dict[tuple[str, str, str], threading.Lock] = {}
+        self._entries: OrderedDict[_Key, list[ToolHit]] = OrderedDict()
+        self._pending: dict[_Key, threading.Lock] = {}
 
-    def get(self, workspace: Path, path: str, language: str, rules: Path) -> list[ToolHit]:
-        key = (str(workspace), path, str(rules))
+    def get(self, workspace: Path, paths: tuple[str, ...], rules: Path) -> list[ToolHit]:
+        key = (str(workspace), paths, str(rules))
         with self._lock:
             if key in self._entries:
                 return self._entries[key]
@@ -98,7 +106,7 @@ class _RunCache:
             with self._lock:
                 if key in self._entries:
                     return self._entries[key]
-            hits = _run_file(workspace, path, language, rules)
+            hits = run_rules(workspace, paths, rules)
             with self._lock:
                 self._entries[key] = hits
                 self._pending.pop(key, None)
@@ -110,13 +118,40 @@ class _RunCache:
 _CACHE = _RunCache()
 
 
-def _run_file(workspace: Path, path: str, language: str, rules: Path) -> list[ToolHit]:
-    args = [str(semgrep_core()), "-rules", str(rules), "-lang", language, "-json", path]
-    out = run_process(args, cwd=workspace)
-    # semgrep-core may print progress dots before the JSON document.
+def _targets(paths: Sequence[str]) -> str:
+    """semgrep-core's ``-targets`` file: one code target per file, with its analyser (the
+    ``targets`` type of semgrep's ``semgrep_output_v1`` interface)."""
+    return json.dumps(
+        [
+            "Targets",
+            [
+                [
+                    "CodeTarget",
+                    {
+                        "path": {"fpath": path, "ppath": "/" + path},
+                        "analyzer": _LANGUAGES[Path(path).suffix.lower()][0],
+                        "products": ["sast"],
+                    },
+                ]
+                for path in paths
+            ],
+        ]
+    )
+
+
+def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHit]:
+    """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``)."""
+    if not paths:
+        return []
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as targets:
+        targets.write(_targets(paths))
+        targets.flush()
+        args = [str(semgrep_core()), "-rules", str(rules), "-targets", targets.name, "-json"]
+        out = run_process(args, cwd=workspace)
+    # semgrep-core may print progress dots before the JSON document, and text after it.
     start = out.find("{")
     try:
-        report = json.loads(out[start:]) if start >= 0 else {}
+        report = json.JSONDecoder().raw_decode(out[start:])[0] if start >= 0 else {}
     except json.JSONDecodeError as exc:
         raise ToolError(f"semgrep-core printed something that is not JSON: {exc}") from exc
     fatal = [e for e in report.get("errors", []) if _is_rule_error(e)]

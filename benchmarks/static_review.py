@@ -1,0 +1,78 @@
+"""Print offline static review times by size and language (issue targets in brackets).
+
+    python benchmarks/static_review.py [--repeat 3] [--python 100,2000,10000,50000]
+
+New Python files with the given numbers of added lines in all, and 20 new files each of
+JavaScript, TypeScript and Go (an Express or net/http handler with a few findings). Each figure
+is the median wall time of ``--repeat`` reviews with all three agents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from bounded_work import python_diff
+
+from code_guard.diff import parse_diff
+from code_guard.engine import review_sync
+from code_guard.options import ReviewOptions
+from code_guard.request import ReviewRequest
+
+JS = [
+    'const express = require("express");',
+    "const app = express();",
+    'app.get("/u", (req, res) => {',
+    '  const q = "SELECT * FROM t WHERE id = " + req.query.id;',
+    "  db.query(q);",
+    "  res.send(req.query.name);",
+    "});",
+]
+GO = [
+    "package main",
+    'import "net/http"',
+    "func h(w http.ResponseWriter, r *http.Request) {",
+    '  w.Write([]byte(r.URL.Query().Get("x")))',
+    "}",
+]
+
+
+def new_files(extension: str, lines: list[str], count: int = 20) -> str:
+    """``count`` new files ``src/m<i>.<extension>`` holding ``lines``."""
+    body = "".join(f"+{line}\n" for line in lines)
+    return "".join(
+        f"diff --git a/src/m{i}.{extension} b/src/m{i}.{extension}\nnew file mode 100644\n"
+        f"--- /dev/null\n+++ b/src/m{i}.{extension}\n@@ -0,0 +1,{len(lines)} @@\n{body}"
+        for i in range(count)
+    )
+
+
+def median_seconds(diff: str, repeat: int) -> float:
+    """Median wall time of ``repeat`` offline reviews of ``diff``."""
+    change = parse_diff(diff)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        review_sync(ReviewRequest(change=change), ReviewOptions(offline=True))
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Print one line per size and language."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--python", default="100,2000,10000,50000")
+    args = parser.parse_args()
+    for count in (int(n) for n in args.python.split(",")):
+        seconds = median_seconds(python_diff(count, per_file=min(count, 1_000)), args.repeat)
+        print(f"Python, {count:>6,} added lines: {seconds:6.2f} s")
+    for name, extension, source in (("JavaScript", "js", JS), ("TypeScript", "ts", JS),
+                                    ("Go", "go", GO)):  # fmt: skip
+        seconds = median_seconds(new_files(extension, source), args.repeat)
+        print(f"{name}, 20 files: {seconds:6.2f} s [target < 1.2 s]")
+
+
+if __name__ == "__main__":
+    main()
