@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
@@ -229,8 +230,8 @@ def test_redaction_covers_keys_headers_and_url_credentials() -> None:
     assert redact("a token validation step") == "a token validation step"
 
 
-def test_provider_errors_are_redacted_at_the_seam() -> None:
-    import litellm
+def test_provider_errors_are_redacted_at_the_seam(litellm_module: ModuleType) -> None:
+    litellm = litellm_module  # imported with the local price map: no network
 
     class Echo(Exception):
         status_code = 500

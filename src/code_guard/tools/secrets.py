@@ -72,28 +72,33 @@ class SecretsTool(Tool):
         """
         from detect_secrets.core.scan import scan_line
         from detect_secrets.core.secrets_collection import SecretsCollection
-        from detect_secrets.settings import default_settings
+        from detect_secrets.settings import default_settings, transient_settings
 
         found: dict[tuple[str, int, str], None] = {}
-        with _LOCK, default_settings():
-            collection = SecretsCollection(root=str(workspace))
-            for path in paths:
-                try:
-                    collection.scan_file(path)
-                    text = _read(workspace / path)
-                except Exception as exc:  # noqa: BLE001 - the library raises anything
-                    raise ToolError(f"detect-secrets failed on {path}: {exc}") from exc
-                for number, line in enumerate(split_lines(text), start=1):
-                    if not line.strip():
-                        continue  # nothing to find, and scan_line costs as much as on text
-                    for secret in scan_line(line):
-                        if secret.type not in GUESSING_DETECTORS:
+        texts: dict[str, str] = {}
+        with _LOCK:
+            with default_settings():
+                collection = SecretsCollection(root=str(workspace))
+                for path in paths:
+                    try:
+                        collection.scan_file(path)
+                        texts[path] = _read(workspace / path)
+                    except Exception as exc:  # noqa: BLE001 - the library raises anything
+                        raise ToolError(f"detect-secrets failed on {path}: {exc}") from exc
+                for filename, secrets in collection.data.items():
+                    for secret in secrets:
+                        if secret.line_number:
+                            key = (Path(filename).as_posix(), secret.line_number, secret.type)
+                            found[key] = None
+            # The second pass looks for token formats only: the guessing detectors already
+            # ran above, and they cost more than all the token formats together.
+            with transient_settings({"plugins_used": [{"name": n} for n in _token_plugins()]}):
+                for path, text in texts.items():
+                    for number, line in enumerate(split_lines(text), start=1):
+                        if not line.strip():
+                            continue  # nothing to find, and scan_line costs as much on blanks
+                        for secret in scan_line(line):
                             found[(path, number, secret.type)] = None
-            for filename, secrets in collection.data.items():
-                for secret in secrets:
-                    if secret.line_number:
-                        key = (Path(filename).as_posix(), secret.line_number, secret.type)
-                        found[key] = None
         return [
             ToolHit(self.name, kind, path, line, line, f"Possible hard-coded secret ({kind}).")
             for path, line, kind in found
@@ -105,3 +110,14 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise ToolError(f"detect-secrets cannot read {path.name}: {exc.strerror}") from exc
+
+
+def _token_plugins() -> list[str]:
+    """detect-secrets' plugins that recognise a token format (not a name or an entropy)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return sorted(
+        cls.__name__
+        for kind, cls in get_mapping_from_secret_type_to_class().items()
+        if kind not in GUESSING_DETECTORS
+    )
