@@ -116,8 +116,5 @@ def _token_plugins() -> list[str]:
     """detect-secrets' plugins that recognise a token format (not a name or an entropy)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    return sorted(
-        cls.__name__
-        for kind, cls in get_mapping_from_secret_type_to_class().items()
-        if kind not in GUESSING_DETECTORS
-    )
+    plugins: dict[str, type] = get_mapping_from_secret_type_to_class()
+    return sorted(cls.__name__ for kind, cls in plugins.items() if kind not in GUESSING_DETECTORS)
