@@ -165,3 +165,40 @@ def test_taint_findings_name_the_source_the_sink_and_their_lines() -> None:
         "route parameter `name` (line 10) reaches `redirect()` (line 11): open redirect; "
         "validate or parameterise it first.",
     ]
+
+
+def test_xml_parsers_that_expand_or_resolve_entities() -> None:
+    from pathlib import Path
+    from tempfile import TemporaryDirectory
+
+    from code_guard.tools.python_settings import PythonSettingsTool
+
+    files = {
+        "unsafe.py": (
+            "try:\n"
+            "    from xml.etree import cElementTree as ET\n"
+            "except ImportError:\n"
+            "    from xml.etree import ElementTree as ET\n"
+            "from lxml import etree\n"
+            "\n"
+            "def load(text):\n"
+            "    parser = etree.XMLParser(strip_cdata=False)\n"
+            "    return ET.fromstring(text), etree.fromstring(text, parser)\n"
+        ),
+        "safe.py": (
+            "import defusedxml.ElementTree as ET\n"
+            "from lxml import etree\n"
+            "\n"
+            "def load(text):\n"
+            "    parser = etree.XMLParser(resolve_entities=False, no_network=True)\n"
+            "    return ET.fromstring(text), etree.fromstring(text, parser)\n"
+        ),
+    }
+    with TemporaryDirectory() as tmp:
+        for name, code in files.items():
+            (Path(tmp) / name).write_text(code, encoding="utf-8")
+        hits = PythonSettingsTool().run(Path(tmp), sorted(files))
+    assert sorted((h.file_path, h.line, h.rule) for h in hits) == [
+        ("unsafe.py", 8, "xxe-parser"),
+        ("unsafe.py", 9, "stdlib-xml-parse"),
+    ]

@@ -174,6 +174,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "insecure-setting": RuleInfo(C.INSECURE_CONFIG, S.HIGH, 0.7, "CWE-16"),
     "insecure-cookie": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, 0.5, "CWE-614"),
     "xxe-parser": RuleInfo(C.XXE, S.HIGH, 0.8, "CWE-611"),
+    "stdlib-xml-parse": RuleInfo(C.XXE, S.MEDIUM, 0.6, "CWE-776"),
     # Request data reaching a dangerous call in the same function (tools/python_taint.py).
     "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
     "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),

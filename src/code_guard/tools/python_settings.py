@@ -36,7 +36,28 @@ class PythonSettingsTool(PythonChecker):
         """Module-level ``NAME = value``, ``app.config["NAME"] = value`` anywhere, and
         ``set_cookie`` calls without the Secure and HttpOnly flags."""
         production = _is_production_module(path)
+        stdlib_xml, lxml = _xml_aliases(tree)
         for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _parses_with(node, stdlib_xml, _STDLIB_PARSE):
+                yield (
+                    "stdlib-xml-parse",
+                    node,
+                    "XML is parsed with the standard library's ElementTree, which expands "
+                    "entities: a crafted document can exhaust memory (billion laughs) or, with "
+                    "other parsers behind it, reach files (XXE). Parse untrusted XML with "
+                    "defusedxml.",
+                )
+                continue
+            if isinstance(node, ast.Call) and _parses_with(node, lxml, {"XMLParser"}):
+                if not _keyword_is(node, "resolve_entities", False):
+                    yield (
+                        "xxe-parser",
+                        node,
+                        "This lxml parser resolves entities (its default): a crafted document "
+                        "can read local files or reach internal hosts (XXE). Pass "
+                        "resolve_entities=False and no_network=True, or use defusedxml.",
+                    )
+                continue
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 name = _setting_name(node.targets[0], module_level=node in tree.body)
                 reason = _insecure(name, node.value, production) if name else None
@@ -57,6 +78,57 @@ class PythonSettingsTool(PythonChecker):
                     "The cookie is set without `secure=True` (or with `httponly=False`): it can "
                     "travel over plain HTTP or be read by scripts.",
                 )
+
+
+_STDLIB_XML = {"xml.etree.ElementTree", "xml.etree.cElementTree"}
+_STDLIB_PARSE = {"fromstring", "fromstringlist", "parse", "XML", "XMLID", "iterparse"}
+
+
+def _xml_aliases(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """Names bound, anywhere in the module, to the stdlib ElementTree modules and to
+    ``lxml.etree``; a name also bound to a defusedxml module is left out (it may be safe)."""
+    stdlib: set[str] = set()
+    lxml: set[str] = set()
+    defused: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if alias.name in _STDLIB_XML and alias.asname:
+                    stdlib.add(bound)
+                elif alias.name == "lxml.etree" and alias.asname:
+                    lxml.add(bound)
+                elif alias.name.startswith("defusedxml"):
+                    defused.add(bound)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                bound = alias.asname or alias.name
+                full = f"{node.module}.{alias.name}"
+                if full in _STDLIB_XML:
+                    stdlib.add(bound)
+                elif full == "lxml.etree":
+                    lxml.add(bound)
+                elif node.module.startswith("defusedxml"):
+                    defused.add(bound)
+    return stdlib - defused, lxml - defused
+
+
+def _parses_with(call: ast.Call, modules: set[str], functions: set[str]) -> bool:
+    """``<module>.<function>(...)`` for one of ``modules`` and ``functions``."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in functions
+        and isinstance(func.value, ast.Name)
+        and func.value.id in modules
+    )
+
+
+def _keyword_is(call: ast.Call, name: str, value: object) -> bool:
+    return any(
+        k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is value
+        for k in call.keywords
+    )
 
 
 def _setting_name(target: ast.expr, *, module_level: bool) -> str | None:
