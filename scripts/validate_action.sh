@@ -33,6 +33,9 @@ echo "validate_action: action.yml (github-actions schema)"
 echo "validate_action: ${#workflows[@]} workflows (github-workflows schema)"
 "$BIN/check-jsonschema" --builtin-schema vendor.github-workflows "${workflows[@]}"
 
+echo "validate_action: .github/dependabot.yml (dependabot schema)"
+"$BIN/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml
+
 echo "validate_action: Dockerfile (hadolint)"
 "$BIN/hadolint" Dockerfile
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import io
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -60,6 +61,7 @@ class Fakes:
 
         def run_eval(**kwargs: Any) -> EvalOutcome:
             self.eval_calls.append(kwargs)
+            kwargs["output"].write_text("{}\n", encoding="utf-8")  # as the real eval does
             kwargs["on_result"](1, 2, CaseResult(case_file="a.json", pr_id="a", error="bad JSON"))
             return self.outcome
 
@@ -270,6 +272,20 @@ def test_eval_mode_reports_metrics(github: GitHubStandIn, workspace: Path) -> No
     assert run.code == 1
     assert "::warning::eval: 1 case(s) could not be run" in run.stdout
     assert "::error::eval quality gate failed: F1 0.61 < 0.70" in run.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give files to another user")
+def test_files_written_to_the_workspace_belong_to_its_owner(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    # A self-hosted runner's account owns the workspace; the container runs as root.
+    os.chown(workspace, 4321, 4322)
+    run = run_action(github, workspace, Fakes(findings), fail_on="none")
+    sarif = (workspace / run.outputs["sarif-file"]).stat()
+    assert (sarif.st_uid, sarif.st_gid) == (4321, 4322)
+    run_action(github, workspace, Fakes(()), mode="eval")
+    results = (workspace / "code-guard-eval.json").stat()
+    assert (results.st_uid, results.st_gid) == (4321, 4322)
 
 
 def test_eval_wiring_matches_the_evaluation_entry_point() -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from ghrunner import ROOT, action_metadata
 from ghstandin import FIXTURES
 
@@ -56,12 +59,52 @@ def test_runs_the_dockerfile() -> None:
     assert {"icon", "color"} <= set(metadata["branding"])
 
 
-def test_dockerfile_pins_its_base_and_runs_the_package() -> None:
+def test_dockerfile_pins_its_base_by_digest_and_installs_the_lock() -> None:
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
-    [base] = [line.split()[1] for line in text.splitlines() if line.startswith("FROM ")]
-    assert base.startswith("python:3.11.") and base.count(".") >= 2  # an exact patch release
-    assert "pip install --no-cache-dir ." in text
+    [default] = re.findall(r"^ARG BASE_IMAGE=(\S+)$", text, re.MULTILINE)
+    image, _, digest = default.partition("@")
+    assert image.startswith("python:3.11.") and image.count(".") >= 2  # an exact patch release
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}", digest)
+    bases = [line.split()[1] for line in text.splitlines() if line.startswith("FROM ")]
+    assert bases and all(base == "${BASE_IMAGE}" for base in bases)
+    assert "--require-hashes" in text and "-r requirements/image.lock" in text
     assert 'ENTRYPOINT ["python", "-P", "-m", "code_guard.github.action"]' in text
+
+
+def test_lock_pins_every_distribution_with_hashes() -> None:
+    lock = (ROOT / "requirements" / "image.lock").read_text(encoding="utf-8")
+    entries = re.split(r"\n(?=[a-z0-9])", lock.strip())
+    pins = {entry.split("==")[0] for entry in entries}
+    assert all(re.match(r"^[a-z0-9._-]+==\S+ \\\n", e) for e in entries), entries[:3]
+    assert all("--hash=sha256:" in entry for entry in entries)
+    for requirement in _project()["dependencies"]:
+        name = re.split(r"[=<>~! \[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        assert name in pins, f"{name} is in pyproject.toml but not in the lock"
+
+
+def _project() -> dict[str, Any]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        project: dict[str, Any] = tomllib.load(file)["project"]
+    return project
+
+
+def test_every_third_party_action_is_pinned_by_commit_sha() -> None:
+    workflows = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+    uses = [
+        (path.name, match)
+        for path in workflows
+        for match in re.findall(r"uses:\s*(\S+.*)$", path.read_text(encoding="utf-8"), re.M)
+    ]
+    third_party = [(name, use) for name, use in uses if not use.startswith("./")]
+    assert third_party
+    for name, use in third_party:
+        assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*", use), (name, use)
+
+
+def test_dependabot_watches_every_pinned_ecosystem() -> None:
+    config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
+    ecosystems = {update["package-ecosystem"] for update in config["updates"]}
+    assert ecosystems == {"pip", "docker", "github-actions"}
 
 
 def _subset() -> dict[str, Any]:

@@ -27,6 +27,7 @@ from code_guard.github.inputs import (
     read_inputs,
     read_runner_env,
 )
+from code_guard.github.ownership import give_to_workspace_owner
 from code_guard.github.publish import PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
@@ -173,6 +174,8 @@ def _report(
             print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
     sarif.write_text(redact(services.render_sarif(review)), encoding="utf-8")
+    if owner_problem := give_to_workspace_owner(sarif, runner.workspace):
+        print(command("warning", owner_problem), file=out)
     write_step_summary(
         runner.step_summary,
         redact(job_summary(review, render or services.render_markdown, result, problem)),

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from code_guard.github.inputs import ActionInputs, RunnerEnv, build_review_options
+from code_guard.github.ownership import give_to_workspace_owner
 from code_guard.github.services import Services
 from code_guard.github.workflow import command, write_outputs, write_step_summary
 
@@ -35,6 +36,9 @@ def run(inputs: ActionInputs, runner: RunnerEnv, services: Services, out: TextIO
     )
     if outcome.errors:
         print(command("warning", f"eval: {outcome.errors} case(s) could not be run"), file=out)
+    results = runner.workspace / RESULTS_NAME
+    if results.exists() and (owner_problem := give_to_workspace_owner(results, runner.workspace)):
+        print(command("warning", owner_problem), file=out)
     write_step_summary(runner.step_summary, outcome.markdown)
     write_outputs(
         runner.output,
