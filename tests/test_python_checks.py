@@ -202,3 +202,24 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
         ("unsafe.py", 8, "xxe-parser"),
         ("unsafe.py", 9, "stdlib-xml-parse"),
     ]
+
+
+def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
+    from code_guard.tools.python_parse import parse_python
+    from code_guard.tools.python_taint import PythonTaintTool
+
+    paths = []
+    for index in range(3):
+        path = f"app/views_{index}.py"
+        (tmp_path / "app").mkdir(exist_ok=True)
+        (tmp_path / path).write_text(
+            f"import requests\n\ndef view_{index}(request):\n"
+            "    return requests.get(request.GET['url'])\n",
+            encoding="utf-8",
+        )
+        paths.append(path)
+    before = parse_python.cache_info().misses
+    hits = [hit for tool in (PythonAstTool(), PythonTaintTool(), PythonSettingsTool())
+            for hit in tool.run(tmp_path, paths)]  # fmt: skip
+    assert parse_python.cache_info().misses - before == len(paths)  # one parse per file
+    assert {hit.file_path for hit in hits} == set(paths)  # and the taint check sees each

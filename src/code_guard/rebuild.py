@@ -9,9 +9,8 @@ so every finding keeps its true line number.
 
 from __future__ import annotations
 
-import ast
-
 from code_guard.diff import FileChange
+from code_guard.tools.python_parse import parses
 
 
 def _indent(text: str) -> int:
@@ -21,7 +20,7 @@ def _indent(text: str) -> int:
 def scaffold_python(text: str, file: FileChange) -> str:
     """Return ``text`` with block openers in the gaps above indented hunks, if that makes it
     parse; otherwise ``text`` unchanged."""
-    if _parses(text):
+    if parses(text):
         return text
     lines = text.split("\n")
     for hunk in file.hunks:
@@ -37,12 +36,6 @@ def scaffold_python(text: str, file: FileChange) -> str:
         for offset, level in enumerate(levels):
             lines[gap + offset] = " " * level + "if True:"
     patched = "\n".join(lines)
-    return patched if _parses(patched) else text
+    return patched if parses(patched) else text
 
 
-def _parses(text: str) -> bool:
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True

@@ -12,6 +12,8 @@ import ast
 import re
 from collections.abc import Callable
 
+from code_guard.tools.python_parse import parse_python
+
 Rewrite = Callable[[str], str | None]
 
 _TIMEOUT_SECONDS = 10
@@ -75,9 +77,8 @@ def _remove_import(line: str) -> str | None:
 def _parameterise(line: str) -> str | None:
     """``cur.execute(f"... '{x}'")`` or ``"..." % x`` → ``cur.execute("... %s", (x,))``."""
     indent = line[: len(line) - len(line.lstrip())]
-    try:
-        tree = ast.parse(line.strip())
-    except SyntaxError:
+    tree = parse_python(line.strip())
+    if tree is None:
         return None
     statement = tree.body[0] if len(tree.body) == 1 else None
     call = statement.value if isinstance(statement, ast.Expr) else None

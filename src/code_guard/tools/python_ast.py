@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from code_guard.tools.base import Tool, ToolHit, is_python
+from code_guard.tools.python_parse import parse_python
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.
 _QUERY_METHODS = frozenset(
@@ -65,9 +66,8 @@ class PythonChecker(Tool):
         hits: list[ToolHit] = []
         for path in paths:
             source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-            try:
-                tree = ast.parse(source)
-            except (SyntaxError, ValueError):
+            tree = parse_python(source)
+            if tree is None:
                 continue
             hits.extend(
                 ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
