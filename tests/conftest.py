@@ -7,6 +7,7 @@ fakes and builders through fixtures, and import the classes here only for type c
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -88,13 +89,21 @@ class FakeLLM(LLMClient):
         schema_mode: str = "auto",
         backoff_max_s: float = 30.0,
         sleep: RecordingSleep | None = None,
+        otherwise: Reply | None = None,
+        delay_s: float = 0.0,
+        **settings_overrides: Any,
     ) -> None:
         settings = LLMSettings(
             model=model,
             max_retries=max_retries,
             schema_mode=schema_mode,
             backoff_max_s=backoff_max_s,
+            **settings_overrides,
         )
+        # ``otherwise`` answers every call once the queues are empty; ``delay_s`` is a real
+        # pause per call, so calls overlap as they would over a network.
+        self.otherwise = otherwise
+        self.delay_s = delay_s
         self.sleep = sleep or RecordingSleep()
         super().__init__(settings, sleep=self.sleep)
         self._script = _Script(deque(replies), {k: deque(v) for k, v in (per_agent or {}).items()})
@@ -106,9 +115,12 @@ class FakeLLM(LLMClient):
         call = Call([dict(m) for m in messages], response_format)
         self.calls.append(call)
         queue = self._script.per_agent.get(call.agent or "", self._script.shared)
-        if not queue:
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        if not queue and self.otherwise is None:
             raise AssertionError(f"FakeLLM: no reply queued for call {len(self.calls)}")
-        reply = queue.popleft()
+        reply = queue.popleft() if queue else self.otherwise
+        assert reply is not None
         if isinstance(reply, BaseException):
             raise reply
         if isinstance(reply, Completion):
@@ -132,6 +144,7 @@ class MakeLLM(Protocol):
         max_retries: int = 2,
         schema_mode: str = "auto",
         backoff_max_s: float = 30.0,
+        **overrides: Any,
     ) -> FakeLLM: ...
 
 
@@ -168,6 +181,7 @@ def fake_llm(sleep: RecordingSleep) -> MakeLLM:
         max_retries: int = 2,
         schema_mode: str = "auto",
         backoff_max_s: float = 30.0,
+        **overrides: Any,
     ) -> FakeLLM:
         return FakeLLM(
             *replies,
@@ -177,6 +191,7 @@ def fake_llm(sleep: RecordingSleep) -> MakeLLM:
             schema_mode=schema_mode,
             backoff_max_s=backoff_max_s,
             sleep=sleep,
+            **overrides,
         )
 
     return make

@@ -355,7 +355,8 @@ def test_untrusted_code_in_candidates_stays_fenced(
 def test_file_context_numbers_survive_a_form_feed(
     fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path
 ) -> None:
-    diff = "--- /dev/null\n+++ b/app.py\n@@ -0,0 +1,3 @@\n+import os\n+\x0c\n+import sys\n"
+    # A modified file: a new file's diff is the whole file, so it gets no context window.
+    diff = "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,3 @@\n import os\n+\x0c\n import sys\n"
     llm = fake_llm(answer())
     run_agent(llm, tmp_path, diff=diff, tools=())
     assert "    3  import sys" in fenced(llm.calls[0].user)["FILE CONTEXT app.py"]

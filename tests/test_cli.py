@@ -129,6 +129,9 @@ def test_malformed_diff(
         (("--min-confidence", "high"), ("invalid float value",)),
         (("--min-confidence", "1.5"), ("invalid min-confidence",)),
         (("--agents", "security,linting"), ("invalid agents",)),
+        (("--max-concurrency", "0"), ("invalid max-concurrency",)),
+        (("--context-tokens", "512"), ("invalid context-tokens",)),
+        (("--max-cost-usd", "-1"), ("invalid max-cost-usd",)),
         (("--format", "html"), ("invalid choice: 'html'",)),
     ],
 )

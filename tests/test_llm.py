@@ -16,7 +16,7 @@ import pytest
 from code_guard.agents.answer import ModelAnswer
 from code_guard.errors import InvalidAnswerError, PermanentModelError, TransientModelError
 from code_guard.litellm_client import LiteLLMClient
-from code_guard.llm import Answer, Completion, LLMClient, LLMSettings
+from code_guard.llm import DEFAULT_CONTEXT_TOKENS, Answer, Completion, LLMClient, LLMSettings
 from code_guard.model_client import make_llm
 from code_guard.models import Usage
 from code_guard.options import ReviewOptions
@@ -221,6 +221,18 @@ def test_make_llm_builds_a_litellm_client(litellm: ModuleType) -> None:
     client = make_llm(ReviewOptions(model="gpt-4o-mini", max_retries=2))
     assert isinstance(client, LiteLLMClient)
     assert (client.model, client.settings.max_retries) == ("gpt-4o-mini", 2)
+
+
+@uses_litellm
+def test_litellm_client_sizes_prompts_from_the_models_info(litellm: ModuleType) -> None:
+    known = LiteLLMClient(LLMSettings(model="gpt-4o-mini"))
+    assert known.context_tokens() == litellm.get_model_info("gpt-4o-mini")["max_input_tokens"]
+    text = "def handler(request):\n    return render(request.GET['q'])\n" * 20
+    assert known.count_tokens(text) == litellm.token_counter(model="gpt-4o-mini", text=text)
+    local = LiteLLMClient(LLMSettings(model="openai/my-local-model"))
+    assert local.context_tokens() == DEFAULT_CONTEXT_TOKENS  # litellm does not know it
+    told = LiteLLMClient(LLMSettings(model="openai/my-local-model", context_tokens=4096))
+    assert told.context_tokens() == 4096
 
 
 @uses_litellm

@@ -21,6 +21,21 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--agents", help="comma-separated agents (default: all three)")
     parser.add_argument("--min-confidence", type=float, help="drop findings below this (0-1)")
+    parser.add_argument(
+        "--context-tokens",
+        type=int,
+        metavar="N",
+        help="the model's context window (default: litellm's model info, else 16384)",
+    )
+    parser.add_argument(
+        "--max-concurrency", type=int, metavar="N", help="model calls at once (default: 4)"
+    )
+    parser.add_argument(
+        "--max-tokens", type=int, metavar="N", help="tokens one review may spend on the model"
+    )
+    parser.add_argument(
+        "--max-cost-usd", type=float, metavar="X", help="dollars one review may spend on the model"
+    )
     parser.add_argument("--config", type=Path, help="YAML file of review options")
 
 
@@ -35,7 +50,10 @@ def options_from_args(
     """Config file values (``config``, else read from ``--config``), then flags given on the
     command line, then ``extra``."""
     values = dict(config_values(args) if config is None else config)
-    for name in ("model", "api_base", "agents", "min_confidence"):
+    for name in (
+        "model", "api_base", "agents", "min_confidence",
+        "context_tokens", "max_concurrency", "max_tokens", "max_cost_usd",
+    ):  # fmt: skip
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     if args.offline:

@@ -67,6 +67,10 @@ class PermanentModelError(ModelError):
     """A failure that a retry cannot fix (bad key, bad request, unknown model)."""
 
 
+class BudgetExhaustedError(ModelError):
+    """The review's token or cost cap was reached: no further model call is sent."""
+
+
 class InvalidAnswerError(ModelError):
     """The model's answer did not validate against the response schema, or was cut off."""
 

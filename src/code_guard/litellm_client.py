@@ -8,6 +8,8 @@ import, and a static-only review never needs it.
 from __future__ import annotations
 
 import os
+import sys
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,6 +30,13 @@ def _import_litellm() -> Any:
     # set once, at import, as litellm's own Router does (BerriAI/litellm#5942).
     litellm.suppress_debug_info = True
     return litellm
+
+
+def start_import() -> None:
+    """Import litellm in a background thread (it takes seconds), so the model client is ready
+    when the static analysis is done."""
+    if "litellm" not in sys.modules:
+        threading.Thread(target=_import_litellm, name="litellm-import", daemon=True).start()
 
 
 # A placeholder key for OpenAI-compatible servers (llama.cpp, vLLM, LM Studio...) that need
@@ -61,7 +70,26 @@ class LiteLLMClient(LLMClient):
         else:
             super().__init__(settings, sleep=sleep)
         self._extra = dict(extra or {})
-        self._litellm = _import_litellm()
+
+    @property
+    def _litellm(self) -> Any:
+        # Imported on first use: ``start_import`` has usually begun it in the background while
+        # the static analysis ran, and the import lock makes this wait for that import.
+        return _import_litellm()
+
+    def _known_context(self) -> int | None:
+        try:
+            info = self._litellm.get_model_info(self.settings.model)
+        except Exception:  # noqa: BLE001 - litellm raises for models it has no entry for
+            return None
+        tokens = info.get("max_input_tokens") or info.get("max_tokens")
+        return int(tokens) if isinstance(tokens, int) and tokens > 0 else None
+
+    def count_tokens(self, text: str) -> int:
+        try:
+            return int(self._litellm.token_counter(model=self.settings.model, text=text))
+        except Exception:  # noqa: BLE001 - no tokenizer for this model: estimate
+            return super().count_tokens(text)
 
     async def _send(
         self, messages: Sequence[Message], response_format: dict[str, Any]

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 from tenacity.wait import wait_random_exponential
 
-from code_guard.errors import InvalidAnswerError, TransientModelError
+from code_guard.errors import BudgetExhaustedError, InvalidAnswerError, TransientModelError
 from code_guard.models import Usage
 from code_guard.options import ReviewOptions
 
@@ -31,6 +31,11 @@ Message = dict[str, str]
 # style) rather than OpenAI's ``json_schema`` response format.
 _JSON_OBJECT_PROVIDERS = ("ollama/", "ollama_chat/", "llamafile/")
 _MAX_RETRY_AFTER_S = 60.0
+# The context assumed for a model nobody describes (no model info, no `context-tokens`):
+# small enough for most local models, so a prompt is split rather than cut off.
+DEFAULT_CONTEXT_TOKENS = 16_384
+# Code runs at about 3 to 4 characters per token; 3 errs towards smaller prompts.
+_CHARS_PER_TOKEN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,10 @@ class LLMSettings:
     schema_mode: str = "auto"
     api_base: str | None = None
     backoff_max_s: float = 30.0
+    context_tokens: int | None = None  # None: ask the transport (litellm's model info)
+    max_concurrency: int = 4
+    max_tokens: int | None = None  # per client, i.e. per review: spend caps
+    max_cost_usd: float | None = None
 
     @classmethod
     def from_options(cls, options: ReviewOptions) -> LLMSettings:
@@ -75,6 +84,10 @@ class LLMSettings:
             max_output_tokens=options.max_output_tokens,
             schema_mode=options.schema_mode,
             api_base=options.api_base,
+            context_tokens=options.context_tokens,
+            max_concurrency=options.max_concurrency,
+            max_tokens=options.max_tokens,
+            max_cost_usd=options.max_cost_usd,
         )
 
 
@@ -87,6 +100,32 @@ class LLMClient(ABC):
     def __init__(self, settings: LLMSettings, *, sleep: Sleep = asyncio.sleep) -> None:
         self.settings = settings
         self._sleep = sleep
+        self._gate: asyncio.Semaphore | None = None
+        self.spent = Usage()  # every answer received by this client, i.e. this review
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    def context_tokens(self) -> int:
+        """The model's context window in tokens: the configured one, else what the transport
+        knows of the model, else ``DEFAULT_CONTEXT_TOKENS``."""
+        return self.settings.context_tokens or self._known_context() or DEFAULT_CONTEXT_TOKENS
+
+    def _known_context(self) -> int | None:
+        """The model's input window as the transport knows it; None when unknown."""
+        return None
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens ``text`` takes in a prompt; transports with a tokenizer count exactly."""
+        return len(text) // _CHARS_PER_TOKEN + 1
+
+    def budget_left(self) -> str | None:
+        """None while the review may still call the model; else which cap was reached."""
+        cap_tokens, cap_cost = self.settings.max_tokens, self.settings.max_cost_usd
+        if cap_tokens is not None and self.spent.total_tokens >= cap_tokens:
+            return f"the review's token cap ({cap_tokens:,} tokens) was reached"
+        if cap_cost is not None and self.spent.cost_usd >= cap_cost:
+            return f"the review's cost cap (${cap_cost:g}) was reached"
+        return None
 
     @property
     def model(self) -> str:
@@ -140,6 +179,25 @@ class LLMClient(ABC):
                 raise failure from again
 
     async def _send_with_retries(
+        self, messages: Sequence[Message], response_format: dict[str, Any]
+    ) -> Completion:
+        if self._gate is None:  # made on first use, inside the running event loop
+            self._gate = asyncio.Semaphore(self.settings.max_concurrency)
+        async with self._gate:
+            # Checked once the call may go: calls queued behind the gate see what the calls
+            # before them spent.
+            if reason := self.budget_left():
+                raise BudgetExhaustedError(reason)
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            try:
+                completion = await self._retrying_send(messages, response_format)
+            finally:
+                self.in_flight -= 1
+            self.spent = self.spent + completion.usage
+            return completion
+
+    async def _retrying_send(
         self, messages: Sequence[Message], response_format: dict[str, Any]
     ) -> Completion:
         retrying = AsyncRetrying(

@@ -13,6 +13,7 @@ def make_llm(options: ReviewOptions) -> LLMClient | None:
     """The client for ``options``, or None when the review is static-only."""
     if not options.uses_model:
         return None
-    from code_guard.litellm_client import LiteLLMClient
+    from code_guard.litellm_client import LiteLLMClient, start_import
 
+    start_import()
     return LiteLLMClient(LLMSettings.from_options(options))

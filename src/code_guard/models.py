@@ -189,6 +189,19 @@ class Usage(Frozen):
         )
 
 
+class SkippedFile(Frozen):
+    """A changed file that was not reviewed, and why (binary, ignored, no patch...).
+
+    ``deliberate`` skips follow from the change or the user's settings (a binary file, a
+    ``paths-ignore`` match) and leave the review complete; the others (a fetch that failed, a
+    file over a size cap, a name the file system refuses) make the review partial.
+    """
+
+    path: str
+    reason: str
+    deliberate: bool = True
+
+
 class AgentState(StrEnum):
     """How an agent's run ended."""
 
@@ -208,6 +221,9 @@ class AgentStatus(Frozen):
     usage: Usage = Usage()
     duration_ms: int = Field(default=0, ge=0)
     notes: tuple[str, ...] = ()
+    # Files this agent's model did not see, each with why; ``deliberate`` is false when a
+    # cap or a failure left it out, which makes the review partial.
+    not_sent: tuple[SkippedFile, ...] = ()
 
 
 class AgentReport(Frozen):
@@ -219,19 +235,6 @@ class AgentReport(Frozen):
     unparsed: tuple[str, ...] = ()
     # Results on lines the change touched that were already there before it (not reported).
     preexisting: int = Field(default=0, ge=0)
-
-
-class SkippedFile(Frozen):
-    """A changed file that was not reviewed, and why (binary, ignored, no patch...).
-
-    ``deliberate`` skips follow from the change or the user's settings (a binary file, a
-    ``paths-ignore`` match) and leave the review complete; the others (a fetch that failed, a
-    file over a size cap, a name the file system refuses) make the review partial.
-    """
-
-    path: str
-    reason: str
-    deliberate: bool = True
 
 
 class Outcome(StrEnum):
@@ -261,6 +264,8 @@ class Review(Frozen):
     static_only_reason: str | None = None
     files_reviewed: tuple[str, ...] = ()
     files_not_reviewed: tuple[SkippedFile, ...] = ()
+    # Reviewed files the model did not see (static analysis still covered them), with why.
+    not_sent_to_model: tuple[SkippedFile, ...] = ()
     outcome: Outcome = Outcome.REVIEWED
     # Why the outcome is partial or failed, one sentence each; empty when reviewed.
     outcome_reasons: tuple[str, ...] = ()

@@ -40,6 +40,20 @@ class ReviewOptions(Frozen):
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
     context_lines: int = Field(default=20, ge=0, le=200)
+    context_tokens: int | None = Field(
+        default=None,
+        ge=2048,
+        description="the model's context window in tokens; default: litellm's model info",
+    )
+    max_concurrency: int = Field(
+        default=4, ge=1, le=64, description="model calls in flight at once, per review"
+    )
+    max_tokens: int | None = Field(
+        default=None, ge=1, description="tokens (prompt + answer) the review may spend in all"
+    )
+    max_cost_usd: float | None = Field(
+        default=None, gt=0.0, description="dollars the review may spend on the model in all"
+    )
     review_generated: bool = Field(
         default=False,
         description="also review lock files, vendored and generated code (skipped by default)",

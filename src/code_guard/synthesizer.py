@@ -98,10 +98,36 @@ def outcome(
     reasons += [
         f"{f.path} was not reviewed: {f.reason}" for f in files_not_reviewed if not f.deliberate
     ]
+    unsent = [f for f in not_sent_to_model(reports) if not f.deliberate]
+    if unsent:
+        reasons.append(
+            f"{len(unsent)} file(s) were not sent to the model ({unsent[0].reason}); "
+            "static analysis covered them"
+        )
     analysed = bool(files_reviewed) or nothing_to_review
     if not reports or not analysed or len(failed) == len(reports):
         return Outcome.FAILED, tuple(reasons)
     return (Outcome.PARTIAL if reasons else Outcome.REVIEWED), tuple(reasons)
+
+
+def not_sent_to_model(reports: Sequence[AgentReport]) -> tuple[SkippedFile, ...]:
+    """Every file some agent's model did not see, once, naming the agents and the reason."""
+    by_path: dict[str, list[tuple[str, SkippedFile]]] = {}
+    for report in reports:
+        for file in report.status.not_sent:
+            by_path.setdefault(file.path, []).append((report.status.agent.value, file))
+    merged = []
+    for path, entries in by_path.items():
+        agents = ", ".join(agent for agent, _ in entries)
+        first = entries[0][1]
+        merged.append(
+            SkippedFile(
+                path=path,
+                reason=f"{first.reason} ({agents})",
+                deliberate=all(file.deliberate for _, file in entries),
+            )
+        )
+    return tuple(merged)
 
 
 def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
@@ -189,6 +215,7 @@ def synthesize(
         static_only_reason=static_reason,
         files_reviewed=tuple(files_reviewed),
         files_not_reviewed=tuple(files_not_reviewed),
+        not_sent_to_model=not_sent_to_model(reports),
     )
 
 

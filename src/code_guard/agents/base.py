@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
-from code_guard.agents.prompts import build_messages
+from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
+from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_line, resolve_file
 from code_guard.baseline import BaseSide, PreExisting, Signature, signature
 from code_guard.diff import FileChange
-from code_guard.errors import ModelError, ToolError
-from code_guard.llm import LLMClient
+from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
+from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     AgentName,
     AgentReport,
@@ -31,6 +32,7 @@ from code_guard.models import (
     Category,
     Finding,
     Severity,
+    SkippedFile,
     Usage,
 )
 from code_guard.options import ReviewOptions
@@ -43,7 +45,8 @@ from code_guard.tools.placeholders import is_test_path
 from code_guard.tools.policy import quiet_in_tests
 from code_guard.tools.suppressions import suppression
 
-_PROMPT_BUDGET_CHARS = 80_000
+# The answer schema's limit on candidate verdicts: more candidates go to more calls.
+_MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,7 @@ class _ModelOutcome:
     findings: list[Finding]
     usage: Usage
     notes: list[str]
+    not_sent: tuple[SkippedFile, ...] = ()
 
 
 class Agent(ABC):
@@ -92,11 +96,13 @@ class Agent(ABC):
         candidates, errors, unparsed, preexisting = await self._run_tools(ctx, tools)
         notes: list[str] = []
         findings, usage = candidates, Usage()
+        not_sent: tuple[SkippedFile, ...] = ()
         if ctx.llm is not None:
             try:
                 outcome = await self._model_pass(ctx, ctx.llm, candidates)
                 findings, usage = outcome.findings, outcome.usage
                 notes.extend(outcome.notes)
+                not_sent = outcome.not_sent
             except ModelError as exc:
                 errors.append(f"model {ctx.llm.model} failed: {exc}")
                 usage = exc.spent if isinstance(exc.spent, Usage) else usage
@@ -110,6 +116,7 @@ class Agent(ABC):
             usage=usage,
             duration_ms=int((time.perf_counter() - started) * 1000),
             notes=tuple(notes),
+            not_sent=not_sent,
         )
         return AgentReport(
             status=status, findings=tuple(findings), unparsed=unparsed, preexisting=preexisting
@@ -235,23 +242,124 @@ class Agent(ABC):
     async def _model_pass(
         self, ctx: AgentContext, llm: LLMClient, candidates: list[Finding]
     ) -> _ModelOutcome:
-        files, skipped = _within_budget(ctx)
-        messages = build_messages(
+        """Ask the model about every file, in as many calls as the files and candidates need
+        (run concurrently, bounded by the client), and merge the answers."""
+        calls, not_sent, notes = self._plan_calls(ctx, llm, candidates)
+        answers = await asyncio.gather(
+            *(self._ask(ctx, llm, chunk, candidates) for chunk in calls), return_exceptions=True
+        )
+        verdicts: dict[int, Finding] = {}
+        own: list[Finding] = []
+        usage = Usage()
+        failures: list[ModelError] = []
+        dropped = 0
+        for chunk, answer in zip(calls, answers, strict=True):
+            if isinstance(answer, BudgetExhaustedError):
+                not_sent += [
+                    SkippedFile(path=p.path, reason=f"not sent: {answer}", deliberate=False)
+                    for p in chunk.parts
+                ]
+                continue
+            if isinstance(answer, ModelError):
+                failures.append(answer)
+                usage = usage + (answer.spent if isinstance(answer.spent, Usage) else Usage())
+                continue
+            if isinstance(answer, BaseException):
+                raise answer
+            usage = usage + answer.usage
+            judged = _apply_verdicts([candidates[i] for i in chunk.candidates], answer.value, notes)
+            verdicts.update(zip(chunk.candidates, judged, strict=True))
+            found = [f for m in answer.value.findings if (f := self._anchor(m, ctx)) is not None]
+            dropped += len(answer.value.findings) - len(found)
+            own += found
+        if dropped:
+            notes.append(f"dropped {dropped} model finding(s) that quoted no added line")
+        if failures and len(failures) == len(calls):
+            failures[0].spent = usage
+            raise failures[0]
+        if failures:
+            notes.append(f"{len(failures)} of {len(calls)} model call(s) failed: {failures[0]}")
+            sent_ok = {
+                p.path
+                for c, a in zip(calls, answers, strict=True)
+                if not isinstance(a, BaseException)
+                for p in c.parts
+            }
+            not_sent += [
+                SkippedFile(
+                    path=p.path, reason=f"the model call failed: {failures[0]}", deliberate=False
+                )
+                for c, a in zip(calls, answers, strict=True)
+                if isinstance(a, ModelError)
+                for p in c.parts
+                if p.path not in sent_ok
+            ]
+        kept = [verdicts.get(i, c) for i, c in enumerate(candidates)]
+        return _ModelOutcome(kept + own, usage, notes, tuple(_unique(not_sent)))
+
+    def _plan_calls(
+        self, ctx: AgentContext, llm: LLMClient, candidates: list[Finding]
+    ) -> tuple[list[Chunk], list[SkippedFile], list[str]]:
+        """The model calls for this agent: every file in some call, or named as not sent."""
+        fixed = sum(llm.count_tokens(m["content"]) for m in self._messages(ctx, [], []))
+        # The answer and a margin for the tokenizer's estimate come out of the context.
+        context = llm.context_tokens()
+        room = context - llm.settings.max_output_tokens - fixed - context // 20
+        notes: list[str] = []
+        if room < MIN_PART_TOKENS:
+            reason = f"the model's context ({context:,} tokens) leaves no room for code"
+            return (
+                [],
+                [SkippedFile(path=f.path, reason=reason, deliberate=False) for f in ctx.files],
+                notes,
+            )
+        # A file may fill at most half a call, so one huge file cannot crowd out the rest.
+        per_file = max(room // 2, MIN_PART_TOKENS)
+        parts: list[Part] = []
+        cut = 0
+        for file in ctx.files:
+            text = render_file(ctx.request, file, ctx.options.context_lines)
+            tokens = llm.count_tokens(text)
+            if tokens > per_file:
+                text = cut_to_fit(text, per_file, llm.count_tokens)
+                tokens, cut = llm.count_tokens(text), cut + 1
+            parts.append(Part(file.path, text, tokens))
+        lines = describe_candidates(candidates).split("\n") if candidates else []
+        pending = [
+            Candidate(i, c.file_path, llm.count_tokens(line) + 1)
+            for i, (c, line) in enumerate(zip(candidates, lines, strict=True))
+        ]
+        calls, too_large = plan(parts, pending, room, _MAX_CANDIDATES)
+        if cut:
+            notes.append(f"{cut} file(s) cut to fit the model's context")
+        if len(calls) > 1:
+            notes.append(f"{len(ctx.files)} file(s) sent in {len(calls)} model calls")
+        reason = f"larger than the model's context ({context:,} tokens)"
+        return (
+            calls,
+            [SkippedFile(path=p, reason=reason, deliberate=False) for p in too_large],
+            notes,
+        )
+
+    def _messages(
+        self, ctx: AgentContext, parts: Sequence[str], candidates: Sequence[Finding]
+    ) -> list[Message]:
+        return build_messages(
             agent=self.name.value,
             focus=self.focus,
             categories=self.categories,
             request=ctx.request,
-            files=files,
+            file_parts=parts,
             candidates=candidates,
-            context_lines=ctx.options.context_lines,
         )
-        answer = await llm.complete(messages, ModelAnswer)
-        notes = [f"{n} file(s) not sent to the model (prompt budget)" for n in [skipped] if n]
-        kept = _apply_verdicts(candidates, answer.value, notes)
-        own = [f for m in answer.value.findings if (f := self._anchor(m, ctx)) is not None]
-        if dropped := len(answer.value.findings) - len(own):
-            notes.append(f"dropped {dropped} model finding(s) that quoted no added line")
-        return _ModelOutcome(kept + own, answer.usage, notes)
+
+    async def _ask(
+        self, ctx: AgentContext, llm: LLMClient, chunk: Chunk, candidates: list[Finding]
+    ) -> Answer[ModelAnswer]:
+        messages = self._messages(
+            ctx, [p.text for p in chunk.parts], [candidates[i] for i in chunk.candidates]
+        )
+        return await llm.complete(messages, ModelAnswer)
 
     def _anchor(self, found: ModelFinding, ctx: AgentContext) -> Finding | None:
         file = resolve_file(ctx.request.change, found.file_path)
@@ -283,16 +391,9 @@ def _title(message: str) -> str:
     return (first[:197] + "...") if len(first) > 200 else (first or "Issue")
 
 
-def _within_budget(ctx: AgentContext) -> tuple[list[FileChange], int]:
-    files: list[FileChange] = []
-    used = 0
-    for file in ctx.files:
-        size = len(ctx.request.text_of(file.path)) + sum(len(h.lines) * 40 for h in file.hunks)
-        if files and used + size > _PROMPT_BUDGET_CHARS:
-            continue
-        files.append(file)
-        used += size
-    return files, len(ctx.files) - len(files)
+def _unique(files: Sequence[SkippedFile]) -> list[SkippedFile]:
+    """Each path once: a file repeated over calls for its candidates is named only once."""
+    return list({f.path: f for f in reversed(files)}.values())[::-1]
 
 
 def _apply_verdicts(

@@ -5,12 +5,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from code_guard.diff import FileChange, render_numbered
+from code_guard.diff import FileChange, FileStatus, render_numbered
 from code_guard.llm import Message
 from code_guard.models import Category, Finding
 from code_guard.request import ReviewRequest, split_lines
 
 _MAX_FILE_CHARS = 24_000
+# A diff is cut here before it is counted in tokens: counting a 50,000-line diff to find out
+# that it must be cut would cost more than the cut.
+_MAX_DIFF_CHARS = 96_000
 
 _SYSTEM = """\
 You are the {agent} reviewer on a senior engineering team, reviewing one pull request.
@@ -71,27 +74,36 @@ def describe_candidates(candidates: Sequence[Finding]) -> str:
     )
 
 
+def render_file(request: ReviewRequest, file: FileChange, context_lines: int) -> str:
+    """One file as the model sees it: its numbered diff and a window of the file around it."""
+    diff = render_numbered(file)
+    if len(diff) > _MAX_DIFF_CHARS:
+        diff = diff[:_MAX_DIFF_CHARS] + "\n  ... (diff cut)"
+    parts = [fence("DIFF", diff)]
+    # A new file's diff is the whole file: a context window would only repeat it.
+    text = request.text_of(file.path) if file.status is not FileStatus.ADDED else ""
+    if text:
+        window = _numbered_window(text, file, context_lines)
+        parts.append(fence(f"FILE CONTEXT {file.path}", window))
+    return "\n\n".join(parts)
+
+
 def build_messages(
     *,
     agent: str,
     focus: str,
     categories: Sequence[Category],
     request: ReviewRequest,
-    files: Sequence[FileChange],
+    file_parts: Sequence[str],
     candidates: Sequence[Finding],
-    context_lines: int,
 ) -> list[Message]:
-    """The system and user messages for one agent's model pass."""
+    """The system and user messages of one model call: the files (from ``render_file``) and
+    the candidates on them, numbered C1, C2... in this call."""
     system = _SYSTEM.format(
         agent=agent, focus=focus, categories=", ".join(c.value for c in categories)
     )
     parts = [fence("PR TITLE", request.title), fence("PR BODY", request.body[:4000])]
-    for file in files:
-        parts.append(fence("DIFF", render_numbered(file)))
-        text = request.text_of(file.path)
-        if text:
-            window = _numbered_window(text, file, context_lines)
-            parts.append(fence(f"FILE CONTEXT {file.path}", window))
+    parts.extend(file_parts)
     # Candidate lines quote the author's code: they are untrusted too.
     parts.append("Tool candidates:\n" + fence("CANDIDATES", describe_candidates(candidates)))
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n\n".join(parts)}]

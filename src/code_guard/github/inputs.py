@@ -34,6 +34,10 @@ class ActionInputs(Frozen):
     fail_on: str = ""
     on_error: str = ""
     time_budget: str = ""
+    context_tokens: str = ""
+    max_concurrency: str = ""
+    max_tokens: str = ""
+    max_cost_usd: str = ""
     max_inline_comments: int = Field(default=25, ge=0, le=200)
     paths_ignore: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -64,6 +68,10 @@ class ActionInputs(Frozen):
             "fail_on": self.fail_on.strip(),
             "on_error": self.on_error.strip(),
             "time_budget": self.time_budget.strip(),
+            "context_tokens": self.context_tokens.strip(),
+            "max_concurrency": self.max_concurrency.strip(),
+            "max_tokens": self.max_tokens.strip(),
+            "max_cost_usd": self.max_cost_usd.strip(),
             "min_confidence": self.min_confidence,
             "paths_ignore": self.ignore_globs(),
         }

@@ -181,6 +181,14 @@ def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str =
             f"- {code_span(s.path)}: {plain_line(s.reason)}" for s in review.files_not_reviewed
         )
         parts.append("#### Files not reviewed\n\n" + skipped)
+    if review.not_sent_to_model:
+        unsent = "\n".join(
+            f"- {code_span(s.path)}: {plain_line(s.reason)}" for s in review.not_sent_to_model
+        )
+        parts.append(
+            "#### Not sent to the model\n\nStatic analysis reviewed these; the model did not.\n\n"
+            + unsent
+        )
     usage = review.usage
     cost = (
         f"{len(review.files_reviewed)} file(s) reviewed in {review.duration_ms} ms · "

@@ -143,6 +143,9 @@ def to_sarif(review: Review) -> dict[str, Any]:
                     "staticOnly": review.static_only,
                     "staticOnlyReason": review.static_only_reason,
                     "outcome": review.outcome.value,
+                    "notSentToModel": [
+                        {"path": s.path, "reason": s.reason} for s in review.not_sent_to_model
+                    ],
                 },
             }
         ],

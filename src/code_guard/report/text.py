@@ -19,6 +19,7 @@ def render_text(review: Review) -> str:
     lines.extend(
         f"not reviewed: {s.path} ({s.reason})" for s in review.files_not_reviewed if s.deliberate
     )
+    lines.extend(f"not sent to the model: {s.path} ({s.reason})" for s in review.not_sent_to_model)
     outcome = "" if review.complete else f"  outcome: {review.outcome.value}"
     lines.append(
         f"verdict: {review.verdict.value}{outcome}  health: {review.health_score}/100  "
