@@ -38,6 +38,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("/repos/{owner}/{repo}/pulls/{pull_number}/reviews", "post"),
     ("/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}", "delete"),
     ("/repos/{owner}/{repo}/contents/{path}", "get"),
+    ("/repos/{owner}/{repo}/compare/{basehead}", "get"),
     ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "get"),
     ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "post"),
     ("/repos/{owner}/{repo}/issues/comments/{comment_id}", "patch"),

@@ -180,3 +180,20 @@ def test_a_context_too_small_for_any_code_names_every_file(
     assert llm.calls == []
     assert [f.path for f in result.not_sent_to_model] == ["a.py"]
     assert result.outcome is Outcome.PARTIAL
+
+
+def test_an_incremental_review_sends_only_the_changed_files(
+    fake_llm: MakeLLM, answer: MakeAnswer, new_file_diff: NewFileDiff
+) -> None:
+    files = {f"pkg/mod{i}.py": module(i, 20) for i in range(4)}
+    request = pr(new_file_diff, files)
+    request = ReviewRequest(
+        change=request.change, contents=files, model_paths=frozenset({"pkg/mod2.py"})
+    )
+    llm = fake_llm(otherwise=answer())
+    result = review(request, llm)
+    assert [path for path in files if any(path in c.user for c in llm.calls)] == ["pkg/mod2.py"]
+    assert {f.path for f in result.not_sent_to_model} == set(files) - {"pkg/mod2.py"}
+    assert all(f.deliberate for f in result.not_sent_to_model)
+    assert result.outcome is Outcome.REVIEWED  # leaving unchanged files out is by design
+    assert set(result.files_reviewed) == set(files)  # the static analysis saw them all

@@ -32,6 +32,8 @@ class ReviewRequest:
     body: str = ""
     # The repository's ``.gitattributes`` (for ``linguist-generated``/``linguist-vendored``).
     gitattributes: str = ""
+    # The files the model reviews (an incremental review); None: every reviewed file.
+    model_paths: frozenset[str] | None = None
     # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 

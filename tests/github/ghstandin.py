@@ -87,6 +87,8 @@ class GitHubStandIn:
             "docs/notes.md": "# Notes\nSome notes.\n",
         }
         self.reviews: list[dict[str, Any]] = []
+        # The compare API's answers, by "base...head": (status, changed file names).
+        self.comparisons: dict[str, tuple[str, list[str]]] = {}
         self.review_comments: list[dict[str, Any]] = []
         self.issue_comments: list[dict[str, Any]] = []
         self.read_only = False
@@ -176,6 +178,7 @@ class GitHubStandIn:
                 lambda: self._edit_issue_comment(path, body),
             ),
             ("GET", rf"^{REPO_PATH}/contents/.+$", lambda: self._get_contents(request)),
+            ("GET", rf"^{REPO_PATH}/compare/.+$", lambda: self._compare(path)),
         ]
         for verb, pattern, answer in routes:
             if verb == method and re.match(pattern, path):
@@ -300,6 +303,14 @@ class GitHubStandIn:
                 "url": f"{self.base_url}{request.full_path}",
             }
         )
+
+    def _compare(self, path: str) -> Response:
+        basehead = unquote(path.split("/compare/", 1)[1])
+        if basehead not in self.comparisons:
+            return _json({"message": "Not Found", "status": "404"}, 404)
+        status, names = self.comparisons[basehead]
+        files = [{"filename": name, "status": "modified", "changes": 1} for name in names]
+        return _json({"status": status, "ahead_by": 1, "behind_by": 0, "files": files})
 
     def _rest_pr(self, payload: dict[str, Any]) -> dict[str, Any]:
         pr = copy.deepcopy(payload)

@@ -46,6 +46,7 @@ class Fakes:
     def __init__(self, findings: tuple[Finding, ...]) -> None:
         self.findings = findings
         self.reviewed: list[tuple[Change, Mapping[str, str], ReviewOptions]] = []
+        self.model_paths: list[frozenset[str] | None] = []
         self.eval_calls: list[dict[str, Any]] = []
         self.outcome = outcome()
 
@@ -54,9 +55,15 @@ class Fakes:
             return GitHubClient.connect(token, api_url, repository, number, FAST_RETRY)
 
         def review(
-            change: Change, contents: Mapping[str, str], title: str, body: str, opts: ReviewOptions
+            change: Change,
+            contents: Mapping[str, str],
+            title: str,
+            body: str,
+            options: ReviewOptions,
+            model_paths: frozenset[str] | None = None,
         ) -> Review:
-            self.reviewed.append((change, contents, opts))
+            self.reviewed.append((change, contents, options))
+            self.model_paths.append(model_paths)
             return make_review(*self.findings)
 
         def run_eval(**kwargs: Any) -> EvalOutcome:

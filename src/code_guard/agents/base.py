@@ -306,18 +306,20 @@ class Agent(ABC):
         context = llm.context_tokens()
         room = context - llm.settings.max_output_tokens - fixed - context // 20
         notes: list[str] = []
+        files, unchanged = _model_files(ctx)
         if room < MIN_PART_TOKENS:
             reason = f"the model's context ({context:,} tokens) leaves no room for code"
             return (
                 [],
-                [SkippedFile(path=f.path, reason=reason, deliberate=False) for f in ctx.files],
+                [SkippedFile(path=f.path, reason=reason, deliberate=False) for f in files]
+                + unchanged,
                 notes,
             )
         # A file may fill at most half a call, so one huge file cannot crowd out the rest.
         per_file = max(room // 2, MIN_PART_TOKENS)
         parts: list[Part] = []
         cut = 0
-        for file in ctx.files:
+        for file in files:
             text = render_file(ctx.request, file, ctx.options.context_lines)
             tokens = llm.count_tokens(text)
             if tokens > per_file:
@@ -333,11 +335,11 @@ class Agent(ABC):
         if cut:
             notes.append(f"{cut} file(s) cut to fit the model's context")
         if len(calls) > 1:
-            notes.append(f"{len(ctx.files)} file(s) sent in {len(calls)} model calls")
+            notes.append(f"{len(files)} file(s) sent in {len(calls)} model calls")
         reason = f"larger than the model's context ({context:,} tokens)"
         return (
             calls,
-            [SkippedFile(path=p, reason=reason, deliberate=False) for p in too_large],
+            [SkippedFile(path=p, reason=reason, deliberate=False) for p in too_large] + unchanged,
             notes,
         )
 
@@ -389,6 +391,17 @@ class Agent(ABC):
 def _title(message: str) -> str:
     first = message.strip().split("\n", 1)[0]
     return (first[:197] + "...") if len(first) > 200 else (first or "Issue")
+
+
+def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:
+    """The files to send to the model, and those an incremental review leaves out."""
+    wanted = ctx.request.model_paths
+    if wanted is None:
+        return list(ctx.files), []
+    reason = "unchanged since the last reviewed commit: the model's earlier review stands"
+    return [f for f in ctx.files if f.path in wanted], [
+        SkippedFile(path=f.path, reason=reason) for f in ctx.files if f.path not in wanted
+    ]
 
 
 def _unique(files: Sequence[SkippedFile]) -> list[SkippedFile]:

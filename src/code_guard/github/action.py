@@ -19,7 +19,10 @@ from typing import TextIO
 from code_guard.diff import Change, parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
 from code_guard.github import eval_mode
+from code_guard.github.client import GitHubClient
+from code_guard.github.comments import MAX_BODY
 from code_guard.github.event import Skip, load_event
+from code_guard.github.incremental import Increment, carry_over, markers, plan_increment
 from code_guard.github.inputs import (
     ActionInputs,
     RunnerEnv,
@@ -28,7 +31,7 @@ from code_guard.github.inputs import (
     read_runner_env,
 )
 from code_guard.github.ownership import give_to_workspace_owner
-from code_guard.github.publish import PublishResult, Unplaced, publish_review
+from code_guard.github.publish import SUMMARY_MARKER, PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
 from code_guard.github.summary import blob_url, job_summary, summary_comment
@@ -79,7 +82,7 @@ def _run(env: Mapping[str, str], services: Services, out: TextIO) -> int:
     if isinstance(target, Skip):
         print(command("notice", f"Ninja Code Guard skipped: {target.reason}"), file=out)
         return 0
-    return _review(inputs, runner, target.repository, target.number, services, out)
+    return _review(inputs, runner, target.repository, target.number, services, out, target.action)
 
 
 def _review(
@@ -89,6 +92,7 @@ def _review(
     number: int,
     services: Services,
     out: TextIO,
+    action: str = "opened",
 ) -> int:
     options = build_review_options(inputs, runner.workspace)
     token = inputs.github_token.get_secret_value()
@@ -106,7 +110,16 @@ def _review(
     if contents.failed:  # review the rest; these are listed as not reviewed
         unfetched = {f.path for f in contents.failed}
         change = Change(files=tuple(f for f in change.files if f.path not in unfetched))
-    review = services.review(change, contents.texts, pr.title, pr.body, options)
+    increment = Increment(None, "")
+    if options.uses_model:  # a static-only review is cheap: it always looks at everything
+        increment = plan_increment(client, action, pr.head_sha, _summary_body(client))
+    if increment.model_paths is None:
+        review = services.review(change, contents.texts, pr.title, pr.body, options)
+    else:
+        review = services.review(
+            change, contents.texts, pr.title, pr.body, options, increment.model_paths
+        )
+    review = carry_over(review, increment.carried, change)
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
     blob_base = blob_url(pr.html_url, pr.head_sha)
@@ -117,8 +130,14 @@ def _review(
             return services.render_markdown(value)
         return linked(value, blob_base)
 
+    # The hidden record for the next run's incremental review; outside the redaction, which
+    # could break its encoding (its findings' text is redacted inside it).
+    record = "\n" + markers(pr.head_sha, review.findings)
+
     def body(unplaced: Unplaced) -> str:
-        return redact(summary_comment(review, pr.head_sha, unplaced, render))
+        limit = MAX_BODY - len(record)
+        text = summary_comment(review, pr.head_sha, unplaced, render, increment.note, limit)
+        return redact(text) + record
 
     result: PublishResult | None = None
     problem: str | None = None
@@ -151,6 +170,15 @@ def _review(
         if strict:
             return EXIT_INCOMPLETE
     return 0
+
+
+def _summary_body(client: GitHubClient) -> str | None:
+    """The body of this action's summary comment, or None (none yet, or unreadable)."""
+    try:
+        found = client.find_issue_comment(SUMMARY_MARKER)
+    except GitHubError:
+        return None
+    return found.body if found else None
 
 
 def _report(

@@ -197,6 +197,16 @@ class GitHubClient:
                 "DELETE", f"{self._pull.url}/reviews/{review_id}"
             )
 
+    def compare(self, base: str, head: str) -> tuple[str, list[str]]:
+        """How ``head`` relates to ``base`` (``ahead``, ``behind``, ``diverged``,
+        ``identical``) and the files changed between them (at most 300, GitHub's limit)."""
+        with calling(f"comparing {base[:7]}...{head[:7]}"):
+            _, data = self._github.requester.requestJsonAndCheck(
+                "GET", f"{self._repo.url}/compare/{base}...{head}"
+            )
+        files = [str(f["filename"]) for f in data.get("files") or [] if f.get("filename")]
+        return str(data.get("status", "")), files
+
     def find_issue_comment(self, marker: str) -> IssueCommentRef | None:
         """Return the first issue comment on the pull request whose body holds ``marker``."""
         with calling(f"listing comments of pull request #{self.number}"):

@@ -74,6 +74,7 @@ class PullRequestTarget:
     title: str
     body: str
     from_fork: bool
+    action: str = "opened"  # the pull_request event's action: synchronize is a new push
 
     @property
     def owner_and_name(self) -> tuple[str, str]:
@@ -135,4 +136,5 @@ def _decide(event: PullRequestEvent) -> PullRequestTarget | Skip:
         title=pr.title,
         body=pr.body or "",
         from_fork=head_repo != event.repository.full_name,
+        action=event.action,
     )

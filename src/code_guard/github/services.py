@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from code_guard.diff import Change
 from code_guard.github.client import GitHubClient
@@ -21,7 +21,20 @@ if TYPE_CHECKING:
     from code_guard.evaluation.command import EvalOutcome
 
 Connect = Callable[[str, str, str, int], GitHubClient]
-RunReview = Callable[[Change, Mapping[str, str], str, str, ReviewOptions], Review]
+
+
+class RunReview(Protocol):
+    """Review a change; ``model_paths`` limits what the model sees (None: every file)."""
+
+    def __call__(
+        self,
+        change: Change,
+        contents: Mapping[str, str],
+        title: str,
+        body: str,
+        options: ReviewOptions,
+        model_paths: frozenset[str] | None = None,
+    ) -> Review: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +68,20 @@ def default_services(retry: RetrySettings | None = None) -> Services:
 
 
 def engine_review(
-    change: Change, contents: Mapping[str, str], title: str, body: str, options: ReviewOptions
+    change: Change,
+    contents: Mapping[str, str],
+    title: str,
+    body: str,
+    options: ReviewOptions,
+    model_paths: frozenset[str] | None = None,
 ) -> Review:
     """Review ``change`` with the engine and the model the options name (if any)."""
     from code_guard.engine import ReviewRequest, review_sync
     from code_guard.model_client import make_llm
 
-    request = ReviewRequest(change=change, contents=contents, title=title, body=body)
+    request = ReviewRequest(
+        change=change, contents=contents, title=title, body=body, model_paths=model_paths
+    )
     return review_sync(request, options, make_llm(options))
 
 

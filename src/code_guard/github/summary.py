@@ -25,16 +25,25 @@ FULL_LIST = (
 )
 
 
-def summary_comment(review: Review, head_sha: str, unplaced: Unplaced, render: Render) -> str:
-    """The pull request's summary comment: the report plus the findings not posted inline.
+def summary_comment(
+    review: Review,
+    head_sha: str,
+    unplaced: Unplaced,
+    render: Render,
+    note: str = "",
+    limit: int = MAX_BODY,
+) -> str:
+    """The pull request's summary comment: the report plus the findings not posted inline,
+    and ``note`` (whether the model's review was incremental) in its footer.
 
     Past GitHub's size limit it is cut, and says where the full list is.
     """
-    footer = f"\n\n<sub>Updated for commit {head_sha} by Ninja Code Guard.</sub>"
+    scope = f" ({note})" if note else ""
+    footer = f"\n\n<sub>Updated for commit {head_sha} by Ninja Code Guard{scope}.</sub>"
     body = f"{SUMMARY_MARKER}\n{render(review)}{unplaced_section(unplaced)}"
-    if len(body) + len(footer) > MAX_BODY:
+    if len(body) + len(footer) > limit:
         footer = FULL_LIST + footer
-    return fit(body, MAX_BODY, keep=footer)
+    return fit(body, limit, keep=footer)
 
 
 def blob_url(pr_html_url: str, head_sha: str) -> str:
@@ -48,8 +57,7 @@ def unplaced_section(unplaced: Unplaced) -> str:
     if not unplaced:
         return ""
     rows = [
-        f"- {BADGES[f.severity]} {code_span(location(f))} {plain_line(f.title)}: "
-        f"{plain_line(why)}"
+        f"- {BADGES[f.severity]} {code_span(location(f))} {plain_line(f.title)}: {plain_line(why)}"
         for f, why in unplaced
     ]
     head = [
