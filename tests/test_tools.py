@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -308,3 +309,40 @@ def test_every_agent_is_named_in_the_registry() -> None:
     from code_guard.agents import AGENTS
 
     assert [cls.name for cls in AGENTS] == list(AgentName)
+
+
+def test_large_changes_scan_for_secrets_in_worker_processes_with_the_same_results(
+    tmp_path: Path,
+) -> None:
+    from code_guard.tools import batches
+    from code_guard.tools.secrets import SecretsTool
+
+    # Enough added text to go past the parallel threshold, split over several files, with a
+    # token in a known place in each.
+    paths, expected = [], set()
+    for index in range(4):
+        lines = [f"value_{index}_{n} = compute({n}, 'label {n}')" for n in range(1500)]
+        lines[700 + index] = f'AWS_KEY = "AKIA{"Q" * 12}{index:04d}"'
+        path = f"pkg/settings_{index}.py"
+        (tmp_path / "pkg").mkdir(exist_ok=True)
+        (tmp_path / path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+        expected.add((path, 701 + index))
+    focus = {p: range(1, 1501) for p in paths}
+    assert sum((tmp_path / p).stat().st_size for p in paths) > batches.MIN_PARALLEL_BYTES
+    hits = SecretsTool().run_focused(tmp_path, paths, focus)
+    aws = {(h.file_path, h.line) for h in hits if h.rule == "AWS Access Key"}
+    assert aws == expected
+    # The same scan in this process finds the same.
+    direct = SecretsTool().run(tmp_path, paths)
+    assert {(h.file_path, h.line) for h in direct if h.rule == "AWS Access Key"} == expected
+
+
+def test_batches_are_balanced_and_cover_every_file() -> None:
+    from code_guard.tools.batches import batches
+
+    sizes = {"a": 90, "b": 50, "c": 40, "d": 10, "e": 10}
+    parts = batches(list(sizes), sizes.__getitem__, 2)
+    assert sorted(p for part in parts for p in part) == sorted(sizes)
+    totals = sorted(sum(sizes[p] for p in part) for part in parts)
+    assert totals == [100, 100]

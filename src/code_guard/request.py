@@ -36,6 +36,8 @@ class ReviewRequest:
     model_paths: frozenset[str] | None = None
     # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    # Their lines, likewise: every finding on a file asks for them.
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def lines_of(self, path: str) -> list[str]:
         """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).
@@ -43,7 +45,9 @@ class ReviewRequest:
         Only ``\n`` ends a line: ``str.splitlines`` also splits on form feeds and other
         separators that git does not, which would shift every line number after them.
         """
-        return split_lines(self.text_of(path))
+        if path not in self._lines:
+            self._lines[path] = split_lines(self.text_of(path))
+        return self._lines[path]
 
     def text_of(self, path: str) -> str:
         """The new text of ``path``: given contents, else rebuilt from the diff."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -9,7 +11,8 @@ from pathlib import Path
 
 from code_guard.errors import ToolError
 from code_guard.request import split_lines
-from code_guard.tools.base import Focus, Tool, ToolHit
+from code_guard.tools.base import Focus, Tool, ToolHit, run_process_input
+from code_guard.tools.batches import MIN_PARALLEL_BYTES, file_size, run_in_batches
 from code_guard.tools.suppressions import without_allowlist_pragma
 
 # detect-secrets keeps its plugin settings in a module global; agents run tools in threads,
@@ -54,13 +57,33 @@ class SecretsTool(Tool):
                 text = "".join(without_allowlist_pragma(lines[n - 1]) + "\n" for n in keep)
                 target.write_text(text, encoding="utf-8")
                 numbers[path] = keep
-            hits = self.run(scratch, paths)
+            size = file_size(scratch)
+            if sum(size(p) for p in paths) < MIN_PARALLEL_BYTES:
+                hits = self.run(scratch, paths)
+            else:  # out of this process's GIL, one process per core
+                hits = run_in_batches(paths, size, lambda part: self._scan(scratch, part))
         return [
             ToolHit(h.tool, h.rule, h.file_path, line, line, h.message)
             for h in hits
             if 0 < h.line <= len(numbers.get(h.file_path, ()))
             for line in [numbers[h.file_path][h.line - 1]]
         ]
+
+    def _scan(self, workspace: Path, paths: list[str]) -> list[ToolHit]:
+        """``run`` over one batch of a large change's files, in a process of its own."""
+        out = run_process_input(
+            [sys.executable, "-I", "-m", "code_guard.tools.secrets_worker", str(workspace)],
+            json.dumps(paths),
+            cwd=workspace,
+        )
+        try:
+            rows = json.loads(out)
+            return [
+                ToolHit(self.name, str(k), str(p), int(n), int(n), _message(str(k)))
+                for k, p, n in rows
+            ]
+        except (ValueError, TypeError) as exc:
+            raise ToolError(f"detect-secrets worker printed {out[:200]!r}") from exc
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Scan each file with detect-secrets' default plugins and filters, then once more
@@ -100,9 +123,12 @@ class SecretsTool(Tool):
                         for secret in scan_line(line):
                             found[(path, number, secret.type)] = None
         return [
-            ToolHit(self.name, kind, path, line, line, f"Possible hard-coded secret ({kind}).")
-            for path, line, kind in found
+            ToolHit(self.name, kind, path, line, line, _message(kind)) for path, line, kind in found
         ]
+
+
+def _message(kind: str) -> str:
+    return f"Possible hard-coded secret ({kind})."
 
 
 def _read(path: Path) -> str:
