@@ -146,7 +146,7 @@ class LLMClient(ABC):
         if mode == "auto":
             mode = "json_object" if self.model.startswith(_JSON_OBJECT_PROVIDERS) else "json_schema"
         if mode == "json_object":
-            return {"type": "json_object", "schema": json_schema}
+            return {"type": "json_object", "schema": grammar_friendly(json_schema)}
         return {
             "type": "json_schema",
             "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False},
@@ -219,6 +219,22 @@ class LLMClient(ABC):
             return min(max(exc.retry_after, 0.0), _MAX_RETRY_AFTER_S)
         backoff = wait_random_exponential(multiplier=1, max=self.settings.backoff_max_s)
         return float(backoff(state))
+
+
+# Bounds that servers compiling a schema into a sampling grammar (llama.cpp, Ollama) expand
+# into nested optional rules: `maxItems: 100` alone makes a grammar llama.cpp fails to parse.
+# They are dropped from what such servers see; pydantic still enforces every one of them on
+# the answer, and an answer past a bound gets the repair retry.
+_GRAMMAR_BOUNDS = frozenset({"maxItems", "minItems", "maxLength", "minLength", "pattern"})
+
+
+def grammar_friendly(schema: Any) -> Any:
+    """``schema`` without the length, count and pattern bounds (see ``_GRAMMAR_BOUNDS``)."""
+    if isinstance(schema, dict):
+        return {k: grammar_friendly(v) for k, v in schema.items() if k not in _GRAMMAR_BOUNDS}
+    if isinstance(schema, list):
+        return [grammar_friendly(item) for item in schema]
+    return schema
 
 
 def _validate(completion: Completion, schema: type[T]) -> T:
