@@ -61,19 +61,16 @@ class PythonChecker(Tool):
         """Yield (rule, node, message) for every problem in ``tree``, parsed from ``path``."""
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Parse each file and run ``check`` over it."""
-        hits: list[ToolHit] = []
-        for path in paths:
-            source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-            try:
-                tree = ast.parse(source)
-            except (SyntaxError, ValueError):
-                continue
-            hits.extend(
-                ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
-                for rule, node, msg in self.check(tree, path)
-            )
-        return hits
+        """This checker's hits over ``paths``; each file is parsed once for all the checkers
+        (``tools/python_checks.py``)."""
+        from code_guard.tools.python_checks import all_hits
+
+        return [h for h in all_hits(workspace, paths) if h.tool == self.name]
+
+    def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
+        """``check`` over ``tree`` (parsed from ``path``), as tool hits."""
+        for rule, node, msg in self.check(tree, path):
+            yield ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
 
 
 class PythonAstTool(PythonChecker):
