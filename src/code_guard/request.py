@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -34,14 +34,18 @@ class ReviewRequest:
     gitattributes: str = ""
     # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    # Each file's lines, split once: every tool hit looks up its line.
+    _lines: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
-    def lines_of(self, path: str) -> list[str]:
+    def lines_of(self, path: str) -> Sequence[str]:
         """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).
 
         Only ``\n`` ends a line: ``str.splitlines`` also splits on form feeds and other
         separators that git does not, which would shift every line number after them.
         """
-        return split_lines(self.text_of(path))
+        if path not in self._lines:
+            self._lines[path] = tuple(split_lines(self.text_of(path)))
+        return self._lines[path]
 
     def text_of(self, path: str) -> str:
         """The new text of ``path``: given contents, else rebuilt from the diff."""
