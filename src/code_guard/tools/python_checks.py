@@ -8,19 +8,15 @@ and keeps the hits for the others, as the semgrep cache does for semgrep-core's 
 from __future__ import annotations
 
 import ast
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
-from code_guard.tools.base import ToolHit
-
-_Key = tuple[str, tuple[str, ...]]
+from code_guard.tools.base import RunCache, ToolHit
 
 
 def all_hits(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
     """The hits of every AST checker over ``paths`` (relative to ``workspace``)."""
-    return _CACHE.get(workspace, tuple(paths))
+    return _CACHE.get((str(workspace), tuple(paths)), lambda: _check(workspace, paths))
 
 
 def _check(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
@@ -41,35 +37,4 @@ def _check(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
     return hits
 
 
-class _HitCache:
-    """The hits of recent (workspace, files) runs; one thread computes, the others wait.
-
-    Workspaces are fresh temporary directories, so a key never refers to stale content.
-    """
-
-    def __init__(self, size: int = 16) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[_Key, list[ToolHit]] = OrderedDict()
-        self._pending: dict[_Key, threading.Lock] = {}
-
-    def get(self, workspace: Path, paths: tuple[str, ...]) -> list[ToolHit]:
-        key = (str(workspace), paths)
-        with self._lock:
-            if key in self._entries:
-                return self._entries[key]
-            gate = self._pending.setdefault(key, threading.Lock())
-        with gate:
-            with self._lock:
-                if key in self._entries:
-                    return self._entries[key]
-            hits = _check(workspace, paths)
-            with self._lock:
-                self._entries[key] = hits
-                self._pending.pop(key, None)
-                while len(self._entries) > self._size:
-                    self._entries.popitem(last=False)
-            return hits
-
-
-_CACHE = _HitCache()
+_CACHE: RunCache[tuple[str, tuple[str, ...]]] = RunCache(size=16)
