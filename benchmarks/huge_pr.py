@@ -16,6 +16,7 @@ import resource
 import time
 from collections import Counter
 
+from bounded_work import cpu_seconds
 from static_review import GO, JS
 
 from code_guard.diff import parse_diff
@@ -61,14 +62,6 @@ def huge_diff(files: int, lines: int) -> str:
         body = source * max(per_file // len(source), 1)  # whole units: every file parses
         parts.append(new_file(f"src/d{index % 50}/m{index}.{extension}", body))
     return "".join(parts)
-
-
-def cpu_seconds() -> float:
-    """User and system CPU time of this process and its finished children: a figure that,
-    unlike wall time, hardly depends on what else the machine runs."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main() -> None:

@@ -51,7 +51,7 @@ def test_narrowing_keeps_every_line_a_plugin_flags(tmp_path: Path) -> None:
 def test_the_scan_apart_finds_what_the_scan_here_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = _filler(600) + _SECRET_LINES + _filler(600)
+    lines = _filler(2600) + _SECRET_LINES + _filler(2600)
     (tmp_path / "app.py").write_text("".join(f"{line}\n" for line in lines))
     focus = {"app.py": range(1, len(lines) + 1)}
     apart = SecretsTool().run_focused(tmp_path, ["app.py"], focus)
