@@ -11,6 +11,7 @@ line 1,000,000. Each figure is the median wall time of ``--repeat`` runs, with t
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 
@@ -65,6 +66,14 @@ def far_hunk_diff(line: int = 1_000_000) -> str:
         "diff --git a/big.py b/big.py\n--- a/big.py\n+++ b/big.py\n"
         f"@@ -{line - 1},0 +{line},1 @@\n+x = eval(input())\n"
     )
+
+
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and its finished children: a figure that,
+    unlike wall time, hardly depends on what else the machine runs."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def median_seconds(diff: str, repeat: int) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -36,17 +36,17 @@ class ReviewRequest:
     model_paths: frozenset[str] | None = None
     # Texts rebuilt from the diff, computed once: tools and anchoring ask again and again.
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    # Their lines, likewise: every finding on a file asks for them.
-    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # Each file's lines, split once: every tool hit looks up its line.
+    _lines: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
-    def lines_of(self, path: str) -> list[str]:
+    def lines_of(self, path: str) -> Sequence[str]:
         """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).
 
         Only ``\n`` ends a line: ``str.splitlines`` also splits on form feeds and other
         separators that git does not, which would shift every line number after them.
         """
         if path not in self._lines:
-            self._lines[path] = split_lines(self.text_of(path))
+            self._lines[path] = tuple(split_lines(self.text_of(path)))
         return self._lines[path]
 
     def text_of(self, path: str) -> str:

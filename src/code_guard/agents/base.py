@@ -38,7 +38,7 @@ from code_guard.models import (
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
-from code_guard.tools.base import Tool, ToolHit
+from code_guard.tools.base import Tool, ToolHit, in_tool_thread
 from code_guard.tools.fixes import rewrite
 from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
 from code_guard.tools.placeholders import is_test_path
@@ -130,7 +130,7 @@ class Agent(ABC):
         parse (findings there may be missing: the review is partial), and how many results
         the change only kept from before (not reported unless ``all_findings``)."""
         results = await asyncio.gather(
-            *(asyncio.to_thread(self._run_tool, tool, ctx) for tool in tools)
+            *(in_tool_thread(self._run_tool, tool, ctx) for tool in tools)
         )
         errors = [error for _, error in results if error]
         unparsed = {h.file_path for hits, _ in results for h in hits if h.rule == UNPARSABLE_RULE}
@@ -142,7 +142,7 @@ class Agent(ABC):
         # in a modified file, and only in those files. A clean change costs nothing more.
         base_results = await asyncio.gather(
             *(
-                asyncio.to_thread(self._run_base, tool, ctx, {hit.file_path for hit, _ in pairs})
+                in_tool_thread(self._run_base, tool, ctx, {hit.file_path for hit, _ in pairs})
                 for tool, pairs in zip(tools, found, strict=True)
                 if pairs and ctx.base is not None and not ctx.options.all_findings
             )

@@ -2,25 +2,47 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import subprocess
+import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Generic, ParamSpec, TypeVar
 
 from code_guard.errors import ToolError
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 # The ``time.monotonic()`` by which the review must end, if it has a time budget. A context
-# variable, because ``asyncio.to_thread`` carries it into the threads that run the tools.
+# variable, because ``in_tool_thread`` carries it into the threads that run the tools.
 DEADLINE: ContextVar[float | None] = ContextVar("code_guard_deadline", default=None)
 _PROCESS_TIMEOUT_S = 300.0
 # Which lines of each file matter (the lines the change added), for tools whose cost grows
 # with the lines they read; None means every line.
 Focus = Mapping[str, Collection[int]] | None
+
+
+# The threads that run tools: enough for every tool of every agent at once, so each analyser
+# process starts as soon as its agent asks for it (asyncio's default pool has cores + 4
+# threads, and tools waiting on a shared run would hold them).
+_TOOL_THREADS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="code-guard-tool")
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+async def in_tool_thread(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """``asyncio.to_thread`` on the tools' own thread pool: ``func`` runs there with this
+    task's context variables (the deadline)."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, func, *args, **kwargs)
+    return await loop.run_in_executor(_TOOL_THREADS, call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +113,36 @@ def run_process_input(
         detail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
         raise ToolError(f"{Path(args[0]).name} exited {proc.returncode}: {detail[0][:300]}")
     return proc.stdout
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+class RunCache(Generic[K]):
+    """The hits of recent analyser runs by key, so the agents that need the same run share
+    one: the first computes it, the others wait for its result. Keys start with the
+    workspace, a fresh temporary directory, so a key never refers to stale content."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[K, list[ToolHit]] = OrderedDict()
+        self._pending: dict[K, threading.Lock] = {}
+
+    def get(self, key: K, compute: Callable[[], list[ToolHit]]) -> list[ToolHit]:
+        """The hits stored under ``key``, computed by ``compute`` on the first call."""
+        with self._lock:
+            if key in self._entries:
+                return self._entries[key]
+            gate = self._pending.setdefault(key, threading.Lock())
+        with gate:
+            with self._lock:
+                if key in self._entries:
+                    return self._entries[key]
+            hits = compute()
+            with self._lock:
+                self._entries[key] = hits
+                self._pending.pop(key, None)
+                while len(self._entries) > self._size:
+                    self._entries.popitem(last=False)
+            return hits

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import ast
 from abc import abstractmethod
+from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from code_guard.tools.base import Tool, ToolHit, is_python
-from code_guard.tools.python_parse import parse_python
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.
 _QUERY_METHODS = frozenset(
@@ -30,6 +30,21 @@ _BLOCKING_CALLS = frozenset(
 )  # fmt: skip
 _GROWING_METHODS = frozenset({"append", "add", "extend", "setdefault", "update", "insert"})
 _SHRINKING_METHODS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk``: ``node`` and every node below it, breadth first, in the same order, at
+    about half the cost (no generator per node). The checks walk subtrees again and again."""
+    todo = deque([node])
+    while todo:
+        node = todo.popleft()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, ast.AST))
+        yield node
 
 
 def dotted(node: ast.AST) -> str:
@@ -62,18 +77,16 @@ class PythonChecker(Tool):
         """Yield (rule, node, message) for every problem in ``tree``, parsed from ``path``."""
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Parse each file and run ``check`` over it."""
-        hits: list[ToolHit] = []
-        for path in paths:
-            source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-            tree = parse_python(source)
-            if tree is None:
-                continue
-            hits.extend(
-                ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
-                for rule, node, msg in self.check(tree, path)
-            )
-        return hits
+        """This checker's hits over ``paths``; each file is parsed once for all the checkers
+        (``tools/python_checks.py``)."""
+        from code_guard.tools.python_checks import all_hits
+
+        return [h for h in all_hits(workspace, paths) if h.tool == self.name]
+
+    def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
+        """``check`` over ``tree`` (parsed from ``path``), as tool hits."""
+        for rule, node, msg in self.check(tree, path):
+            yield ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
 
 
 class PythonAstTool(PythonChecker):
@@ -98,7 +111,7 @@ def _is_query_call(call: ast.Call) -> bool:
 
 
 def _loop_bodies(tree: ast.AST) -> Iterator[ast.AST]:
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.For | ast.AsyncFor | ast.While):
             yield from node.body
         elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
@@ -110,7 +123,7 @@ def _loop_bodies(tree: ast.AST) -> Iterator[ast.AST]:
 def _n_plus_one(tree: ast.Module) -> Iterator[Check]:
     seen: set[int] = set()
     for body in _loop_bodies(tree):
-        for node in ast.walk(body):
+        for node in walk(body):
             if isinstance(node, ast.Call) and _is_query_call(node) and id(node) not in seen:
                 # Nested loops walk the same call twice; report it once, at the innermost.
                 seen.add(id(node))
@@ -124,10 +137,10 @@ def _n_plus_one(tree: ast.Module) -> Iterator[Check]:
 
 
 def _blocking_in_async(tree: ast.Module) -> Iterator[Check]:
-    for func in ast.walk(tree):
+    for func in walk(tree):
         if not isinstance(func, ast.AsyncFunctionDef):
             continue
-        awaited = {id(n.value) for n in ast.walk(func) if isinstance(n, ast.Await)}
+        awaited = {id(n.value) for n in walk(func) if isinstance(n, ast.Await)}
         for node in _own_nodes(func):
             if not isinstance(node, ast.Call) or id(node) in awaited:
                 continue
@@ -168,10 +181,10 @@ def _unbounded_caches(tree: ast.Module) -> Iterator[Check]:
         return
     grown: dict[str, ast.stmt | ast.expr] = {}
     shrunk: set[str] = set()
-    for func in ast.walk(tree):
+    for func in walk(tree):
         if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        for node in ast.walk(func):
+        for node in walk(func):
             name, grows = _mutation(node)
             if name in containers:
                 if grows:
@@ -231,7 +244,7 @@ def _mutation(node: ast.AST) -> tuple[str, bool]:
 def _list_names(scope: ast.AST) -> set[str]:
     """Names bound in ``scope`` to a list: ``[]``, ``[...]``, ``list(...)``, a comprehension."""
     names: set[str] = set()
-    for node in ast.walk(scope):
+    for node in walk(scope):
         if isinstance(node, ast.Assign) and (
             isinstance(node.value, ast.List | ast.ListComp)
             or (isinstance(node.value, ast.Call) and dotted(node.value.func) == "list")
@@ -259,12 +272,12 @@ def _scanned_list(node: ast.AST, lists: set[str]) -> str | None:
 
 def _linear_scans_in_loops(tree: ast.Module) -> Iterator[Check]:
     """``x in some_list`` or ``next(... for r in some_list ...)`` inside a loop: O(n*m)."""
-    scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    scopes = [n for n in walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     seen: set[int] = set()
     for scope in scopes:
         lists = _list_names(scope)
         for body in _loop_bodies(scope):
-            for node in ast.walk(body):
+            for node in walk(body):
                 if not isinstance(node, ast.expr) or id(node) in seen:
                     continue
                 what = _scanned_list(node, lists)

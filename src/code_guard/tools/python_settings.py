@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from code_guard.tools.python_ast import Check, PythonChecker
+from code_guard.tools.python_ast import Check, PythonChecker, walk
 
 # Setting name -> (the insecure value, why it matters).
 _INSECURE: dict[str, tuple[object, str]] = {
@@ -37,7 +37,7 @@ class PythonSettingsTool(PythonChecker):
         ``set_cookie`` calls without the Secure and HttpOnly flags."""
         production = _is_production_module(path)
         stdlib_xml, lxml = _xml_aliases(tree)
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Call) and _parses_with(node, stdlib_xml, _STDLIB_PARSE):
                 yield (
                     "stdlib-xml-parse",
@@ -90,7 +90,7 @@ def _xml_aliases(tree: ast.Module) -> tuple[set[str], set[str]]:
     stdlib: set[str] = set()
     lxml: set[str] = set()
     defused: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python_ast import Check, PythonChecker, dotted
+from code_guard.tools.python_ast import Check, PythonChecker, dotted, walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
@@ -65,7 +65,7 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for func in ast.walk(tree):
+        for func in walk(tree):
             if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
                 for category, node, message in _function_hits(func):
                     yield f"taint-{category}", node, message
@@ -121,7 +121,7 @@ def _propagate(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Origin
     origins: dict[str, Origin] = {
         name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func)
     }
-    assigns = [n for n in ast.walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
+    assigns = [n for n in walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
             if node.value is not None and tainted(node.value, set(origins)):
@@ -145,7 +145,7 @@ def origin_of(node: ast.AST, origins: dict[str, Origin], line: int) -> Origin:
     if _reads_source(node):
         text = ast.unparse(node)
         return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
-    for child in ast.walk(node):
+    for child in walk(node):
         if isinstance(child, ast.Name) and child.id in origins:
             return origins[child.id]
     return "request data", line
@@ -170,8 +170,8 @@ def _function_hits(
 ) -> Iterator[tuple[str, ast.Call, str]]:
     origins = _propagate(func)
     names = set(origins)
-    called = {dotted(n.func).rsplit(".", 1)[-1] for n in ast.walk(func) if isinstance(n, ast.Call)}
-    for node in ast.walk(func):
+    called = {dotted(n.func).rsplit(".", 1)[-1] for n in walk(func) if isinstance(n, ast.Call)}
+    for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         category = _sink_category(node)

@@ -9,7 +9,7 @@ from pathlib import Path
 from ruff.__main__ import find_ruff_bin
 
 from code_guard.errors import ToolError
-from code_guard.tools.base import Tool, ToolHit, is_python, run_process
+from code_guard.tools.base import RunCache, Tool, ToolHit, is_python, run_process
 
 PERFORMANCE_RULES = ("PERF", "ASYNC", "B019", "SIM115")
 STYLE_RULES = (
@@ -35,28 +35,43 @@ class RuffTool(Tool):
         return is_python(path)
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Run ruff over ``paths`` and parse its JSON diagnostics."""
+        """Ruff's diagnostics over ``paths`` for this tool's rules. One ruff process checks
+        every agent's rules at once (shared through a cache), and each keeps its own: ruff
+        selects rules by code prefix, and so does the filter."""
         if not paths:
             return []
-        args = [
-            find_ruff_bin(),
-            "check",
-            "--isolated",
-            "--no-cache",
-            "--output-format=json",
-            "--exit-zero",
-            f"--select={','.join(self.select)}",
-            "--config",
-            f"lint.mccabe.max-complexity = {self.max_complexity}",
-            "--",
-            *paths,
-        ]
-        out = run_process(args, cwd=workspace)
-        try:
-            diagnostics = json.loads(out)
-        except json.JSONDecodeError as exc:
-            raise ToolError(f"ruff printed something that is not JSON: {out[:200]!r}") from exc
-        return [_hit(d, workspace) for d in diagnostics if d.get("code")]
+        rules = tuple(sorted({*PERFORMANCE_RULES, *STYLE_RULES, *self.select}))
+        key = (str(workspace), tuple(paths), rules, self.max_complexity)
+        hits = _CACHE.get(key, lambda: _run(workspace, paths, rules, self.max_complexity))
+        # What no selection asked for (``invalid-syntax``) ruff reports to every caller.
+        return [h for h in hits if h.rule.startswith(self.select) or not h.rule.startswith(rules)]
+
+
+def _run(
+    workspace: Path, paths: Sequence[str], select: Sequence[str], max_complexity: int
+) -> list[ToolHit]:
+    args = [
+        find_ruff_bin(),
+        "check",
+        "--isolated",
+        "--no-cache",
+        "--output-format=json",
+        "--exit-zero",
+        f"--select={','.join(select)}",
+        "--config",
+        f"lint.mccabe.max-complexity = {max_complexity}",
+        "--",
+        *paths,
+    ]
+    out = run_process(args, cwd=workspace)
+    try:
+        diagnostics = json.loads(out)
+    except json.JSONDecodeError as exc:
+        raise ToolError(f"ruff printed something that is not JSON: {out[:200]!r}") from exc
+    return [_hit(d, workspace) for d in diagnostics if d.get("code")]
+
+
+_CACHE: RunCache[tuple[str, tuple[str, ...], tuple[str, ...], int]] = RunCache()
 
 
 def _hit(diag: dict[str, object], workspace: Path) -> ToolHit:

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import tempfile
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 
 from code_guard.errors import ToolError
 from code_guard.models import Category
-from code_guard.tools.base import Tool, ToolHit, run_process
+from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
 from code_guard.tools.mapping import lookup
 
 # semgrep-core language name and bundled rules file, by file suffix.
@@ -73,7 +72,9 @@ class SemgrepTool(Tool):
             groups.setdefault(_LANGUAGES[Path(path).suffix.lower()][1], []).append(path)
         hits: list[ToolHit] = []
         for rules, group in sorted(groups.items()):
-            hits.extend(_CACHE.get(workspace, tuple(sorted(group)), rules_file(rules)))
+            files, rules_path = tuple(sorted(group)), rules_file(rules)
+            key = (str(workspace), files, str(rules_path))
+            hits.extend(_CACHE.get(key, partial(run_rules, workspace, files, rules_path)))
         return [h for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
@@ -81,41 +82,8 @@ class SemgrepTool(Tool):
         return info is not None and info.category in self.categories
 
 
-_Key = tuple[str, tuple[str, ...], str]
-
-
-class _RunCache:
-    """The hits of recent (workspace, files, rules) runs, so three agents cost one run.
-
-    Workspaces are fresh temporary directories, so a key never refers to stale content.
-    """
-
-    def __init__(self, size: int = 64) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[_Key, list[ToolHit]] = OrderedDict()
-        self._pending: dict[_Key, threading.Lock] = {}
-
-    def get(self, workspace: Path, paths: tuple[str, ...], rules: Path) -> list[ToolHit]:
-        key = (str(workspace), paths, str(rules))
-        with self._lock:
-            if key in self._entries:
-                return self._entries[key]
-            gate = self._pending.setdefault(key, threading.Lock())
-        with gate:  # one thread runs semgrep-core; the others wait for its result
-            with self._lock:
-                if key in self._entries:
-                    return self._entries[key]
-            hits = run_rules(workspace, paths, rules)
-            with self._lock:
-                self._entries[key] = hits
-                self._pending.pop(key, None)
-                while len(self._entries) > self._size:
-                    self._entries.popitem(last=False)
-            return hits
-
-
-_CACHE = _RunCache()
+# The hits of recent (workspace, files, rules) runs, so three agents cost one run.
+_CACHE: RunCache[tuple[str, tuple[str, ...], str]] = RunCache()
 
 
 def _targets(paths: Sequence[str]) -> str:
