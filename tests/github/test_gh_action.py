@@ -64,7 +64,10 @@ class Fakes:
         ) -> Review:
             self.reviewed.append((change, contents, options))
             self.model_paths.append(model_paths)
-            return make_review(*self.findings)
+            review = make_review(*self.findings)
+            if options.uses_model:  # as the engine does: a model review is not static-only
+                review = review.model_copy(update={"static_only": False})
+            return review
 
         def run_eval(**kwargs: Any) -> EvalOutcome:
             self.eval_calls.append(kwargs)

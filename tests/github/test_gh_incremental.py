@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ghfakes import TOKEN, FindingFactory
+from ghfakes import TOKEN, FindingFactory, make_review
 from ghrunner import read_outputs, runner_environ
 from ghstandin import FIXTURES, GitHubStandIn
 from test_gh_action import Fakes
@@ -19,7 +19,7 @@ from test_gh_action import Fakes
 from code_guard.diff import parse_diff
 from code_guard.github.action import main
 from code_guard.github.incremental import carried_findings, carry_over, last_reviewed, markers
-from code_guard.models import Finding, Severity
+from code_guard.models import Finding, Severity, SkippedFile
 
 NEW_SHA = "c" * 40
 
@@ -65,10 +65,21 @@ def test_the_summary_records_the_commit_and_the_models_findings(
     model_finding: Finding, make_finding: FindingFactory
 ) -> None:
     tool = make_finding(line_start=30, line_end=30)
-    body = "report\n" + markers("a" * 40, [model_finding, tool])
+    review = make_review(model_finding, tool).model_copy(update={"static_only": False})
+    body = "report\n" + markers("a" * 40, review)
     assert last_reviewed(body) == "a" * 40
     assert carried_findings(body) == (model_finding,)  # only the model's own
     assert carried_findings(body.replace("model-findings ", "model-findings x")) is None
+
+
+def test_nothing_is_recorded_unless_the_model_saw_every_file(model_finding: Finding) -> None:
+    seen = make_review(model_finding).model_copy(update={"static_only": False})
+    assert markers("a" * 40, seen)
+    assert markers("a" * 40, make_review(model_finding)) == ""  # static-only
+    capped = SkippedFile(path="app/db.py", reason="not sent: the token cap", deliberate=False)
+    assert markers("a" * 40, seen.model_copy(update={"not_sent_to_model": (capped,)})) == ""
+    unchanged = SkippedFile(path="docs/notes.md", reason="unchanged since the last review")
+    assert markers("a" * 40, seen.model_copy(update={"not_sent_to_model": (unchanged,)}))
 
 
 def test_a_push_sends_only_the_changed_files_and_carries_the_rest_over(
@@ -129,8 +140,6 @@ def test_carried_findings_stay_only_on_lines_still_added(
     change_diff: str, model_finding: Finding
 ) -> None:
     change = parse_diff(change_diff)
-    from ghfakes import make_review
-
     kept = carry_over(make_review(), [model_finding], change)
     assert kept.findings == (model_finding,)
     moved = model_finding.model_copy(update={"anchor_text": "something else"})

@@ -132,7 +132,7 @@ def _review(
 
     # The hidden record for the next run's incremental review; outside the redaction, which
     # could break its encoding (its findings' text is redacted inside it).
-    record = "\n" + markers(pr.head_sha, review.findings)
+    record = "\n" + markers(pr.head_sha, review)
 
     def body(unplaced: Unplaced) -> str:
         limit = MAX_BODY - len(record)

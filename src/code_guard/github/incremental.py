@@ -25,7 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 from code_guard.diff import Change
 from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
-from code_guard.models import Finding, Review
+from code_guard.models import AgentState, Finding, Review
 from code_guard.sanitize import redact
 from code_guard.synthesizer import health_score, summarize, verdict
 
@@ -47,10 +47,15 @@ class Increment:
     carried: tuple[Finding, ...] = ()
 
 
-def markers(head_sha: str, findings: Sequence[Finding]) -> str:
+def markers(head_sha: str, review: Review) -> str:
     """The hidden lines that let the next run review incrementally: the commit reviewed and
-    the model's own findings (compressed; the oldest dropped past the budget)."""
-    own = [f for f in findings if "model" in f.sources]
+    the model's own findings (compressed; the oldest dropped past the budget).
+
+    Empty unless the model saw every file (a static-only review, a failed agent, or a file
+    left out by a cap means the next review must be full)."""
+    if not model_saw_everything(review):
+        return ""
+    own = [f for f in review.findings if "model" in f.sources]
     while True:
         data = redact(_FINDINGS.dump_json(own).decode("utf-8")).encode("utf-8")
         packed = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
@@ -61,6 +66,16 @@ def markers(head_sha: str, findings: Sequence[Finding]) -> str:
     if own:
         lines.append(f"<!-- code-guard:model-findings {packed} -->")
     return "\n".join(lines)
+
+
+def model_saw_everything(review: Review) -> bool:
+    """Whether every reviewed file went through a model that answered (files an incremental
+    review left out on purpose count as seen: the model saw them before)."""
+    return (
+        not review.static_only
+        and all(a.state is AgentState.OK for a in review.agents)
+        and all(f.deliberate for f in review.not_sent_to_model)
+    )
 
 
 def last_reviewed(body: str) -> str | None:
