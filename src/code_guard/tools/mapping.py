@@ -225,6 +225,20 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-inefficient-loop-string-concat": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
     "go-n-plus-one-query-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
     "go-naming-underscore": RuleInfo(C.NAMING, S.INFO, _MED),
+    # Python: request data reaching a sink within a function (semgrep-core's taint mode).
+    "py-sql-injection-taint": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "py-command-injection-taint": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "py-code-injection-taint": RuleInfo(C.CODE_INJECTION, S.HIGH, _MED, "CWE-95"),
+    "py-path-traversal-taint": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "py-ssrf-taint": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
+    "py-open-redirect-taint": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "py-xss-taint": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    # XPath, LDAP and trust-boundary flaws have no category of their own.
+    "py-xpath-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-643"),
+    "py-ldap-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-90"),
+    "py-trust-boundary-session-key": RuleInfo(C.OTHER, S.MEDIUM, _LOW, "CWE-501"),
+    "py-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "py-weak-crypto-random-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
