@@ -34,9 +34,9 @@ def users():
     name = request.args.get("name")
     cursor.execute(f"SELECT * FROM users WHERE name = '{name}'")
     cursor.execute("SELECT * FROM users WHERE name = %s", (name,))
-    limit = int(request.args["limit"])
-    cursor.execute(f"SELECT * FROM users LIMIT {limit}")
-    return "ok"
+    page = int(request.args["page"])
+    with open(f"/srv/pages/{page}.html") as handle:
+        return handle.read()
 
 
 @app.route("/ping")
@@ -146,6 +146,21 @@ def fingerprint(data):
 
 def jitter():
     return random.uniform(0.5, 1.5)
+
+
+def tables(engine, schema):
+    sql = f'''SELECT table_name FROM information_schema.tables
+    WHERE table_schema = "{schema}"'''
+    rows = engine.query(db_name="main", sql=sql)
+    engine.cursor.execute(f"SET search_path TO {schema}")
+    engine.cursor.execute("SELECT name FROM tables WHERE schema = %s", (schema,))
+    return rows + client.query(f"{engine.base_url}/tables")
+
+
+def contains(directory, full_path):
+    if os.path.commonprefix([full_path, directory]) != directory:
+        return False
+    return os.path.commonpath([full_path, directory]) == directory
 """
 
 
@@ -182,6 +197,11 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
         ('session[request.args["key"]]', "py-trust-boundary-session-key", Category.OTHER),
         ("random.getrandbits(64)", "py-weak-crypto-random-secret", Category.WEAK_CRYPTO),
         ("weak = hashlib.md5(data)", "py-weak-crypto-hash", Category.WEAK_CRYPTO),
+        ('rows = engine.query(db_name="main", sql=sql)', "py-sql-injection-formatted-query",
+         Category.SQL_INJECTION),
+        ("SET search_path TO {schema}", "py-sql-injection-formatted-query",
+         Category.SQL_INJECTION),
+        ("os.path.commonprefix(", "py-path-traversal-commonprefix", Category.PATH_TRAVERSAL),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -199,7 +219,7 @@ def test_rule_hits_its_snippet(
     "marker",
     [
         '"SELECT * FROM users WHERE name = %s", (name,)',
-        "LIMIT {limit}",
+        'open(f"/srv/pages/{page}.html")',
         'subprocess.run(["ping", "-c1", host])',
         "shlex.quote(host)",
         "os.path.basename(name)",
@@ -212,6 +232,9 @@ def test_rule_hits_its_snippet(
         "usedforsecurity=False",
         "hashlib.sha256(data)",
         "random.uniform(0.5, 1.5)",
+        '"SELECT name FROM tables WHERE schema = %s", (schema,)',
+        'client.query(f"{engine.base_url}/tables")',
+        "os.path.commonpath(",
     ],
 )
 def test_safe_look_alike_is_not_flagged(hits: list[ToolHit], marker: str) -> None:

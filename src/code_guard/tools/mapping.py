@@ -195,6 +195,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "js-xss-raw-html-sink": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
     "js-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
     "js-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "js-open-redirect-request-location": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
     "js-insecure-deserialization-unserialize": RuleInfo(
         C.INSECURE_DESERIALIZATION, S.CRITICAL, _HIGH, "CWE-502"
     ),
@@ -216,6 +217,9 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
     "go-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
     "go-xss-unescaped-html": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "go-xss-template-trusted-type": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "go-weak-crypto-math-rand-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    "go-hardcoded-secret-flag-default": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-1188"),
     "go-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
     "go-insecure-config-tls": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
     "go-error-handling-discarded": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _MED, "CWE-391"),
@@ -237,6 +241,8 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-xpath-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-643"),
     "py-ldap-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-90"),
     "py-trust-boundary-session-key": RuleInfo(C.OTHER, S.MEDIUM, _LOW, "CWE-501"),
+    "py-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "py-path-traversal-commonprefix": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
     "py-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
     "py-weak-crypto-random-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
 }
