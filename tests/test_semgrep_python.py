@@ -21,6 +21,7 @@ import os
 import random
 import secrets
 import subprocess
+from urllib.request import urlopen
 
 import requests
 from flask import Flask, Markup, redirect, render_template_string, request, session
@@ -133,6 +134,7 @@ def people():
 def remember():
     session[request.args["key"]] = "yes"
     session["token"] = random.getrandbits(64)
+    session["code"] = str(random.random())[2:]
     session["nonce"] = secrets.token_hex(16)
     return "ok"
 
@@ -154,7 +156,15 @@ def tables(engine, schema):
     rows = engine.query(db_name="main", sql=sql)
     engine.cursor.execute(f"SET search_path TO {schema}")
     engine.cursor.execute("SELECT name FROM tables WHERE schema = %s", (schema,))
+    engine.cursor.execute("SELECT name FROM tables WHERE kind = " + "'view'")
     return rows + client.query(f"{engine.base_url}/tables")
+
+
+def download_feeds():
+    feed = urlopen("http://feeds.example.org/news.xml")
+    local = urlopen("http://localhost:8080/news.xml")
+    secure = urlopen("https://feeds.example.org/news.xml")
+    return feed, local, secure
 
 
 def contains(directory, full_path):
@@ -196,12 +206,15 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
         ('f"(uid={who})"', "py-ldap-injection-taint", Category.OTHER),
         ('session[request.args["key"]]', "py-trust-boundary-session-key", Category.OTHER),
         ("random.getrandbits(64)", "py-weak-crypto-random-secret", Category.WEAK_CRYPTO),
+        ("str(random.random())[2:]", "py-weak-crypto-random-secret", Category.WEAK_CRYPTO),
         ("weak = hashlib.md5(data)", "py-weak-crypto-hash", Category.WEAK_CRYPTO),
         ('rows = engine.query(db_name="main", sql=sql)', "py-sql-injection-formatted-query",
          Category.SQL_INJECTION),
         ("SET search_path TO {schema}", "py-sql-injection-formatted-query",
          Category.SQL_INJECTION),
         ("os.path.commonprefix(", "py-path-traversal-commonprefix", Category.PATH_TRAVERSAL),
+        ('urlopen("http://feeds.example.org', "py-insecure-transport-cleartext-url",
+         Category.INSECURE_CONFIG),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -234,7 +247,10 @@ def test_rule_hits_its_snippet(
         "random.uniform(0.5, 1.5)",
         '"SELECT name FROM tables WHERE schema = %s", (schema,)',
         'client.query(f"{engine.base_url}/tables")',
+        "\"'view'\"",
         "os.path.commonpath(",
+        'urlopen("http://localhost:8080',
+        'urlopen("https://feeds.example.org',
     ],
 )
 def test_safe_look_alike_is_not_flagged(hits: list[ToolHit], marker: str) -> None:

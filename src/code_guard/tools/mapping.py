@@ -50,7 +50,9 @@ BANDIT: dict[str, RuleInfo | None] = {
     "B306": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-377"),
     "B307": RuleInfo(C.CODE_INJECTION, S.HIGH, _HIGH, "CWE-95"),
     "B308": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
-    "B310": RuleInfo(C.SSRF, S.MEDIUM, _LOW, "CWE-918"),
+    # "Audit url open for permitted schemes" fires on every urlopen, whatever the URL; the
+    # semgrep rules py-ssrf-taint and py-insecure-transport-cleartext-url follow the URL instead.
+    "B310": IGNORED,
     "B311": RuleInfo(C.WEAK_CRYPTO, S.LOW, _LOW, "CWE-330"),
     "B312": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _MED, "CWE-319"),
     "B313": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
@@ -243,6 +245,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-trust-boundary-session-key": RuleInfo(C.OTHER, S.MEDIUM, _LOW, "CWE-501"),
     "py-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
     "py-path-traversal-commonprefix": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "py-insecure-transport-cleartext-url": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-319"),
     "py-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
     "py-weak-crypto-random-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
 }

@@ -34,6 +34,8 @@ _QUIET_RULES: frozenset[tuple[str, str]] = frozenset(
         ("semgrep", "py-ldap-injection-taint"),
         ("semgrep", "py-trust-boundary-session-key"),
         ("semgrep", "py-weak-crypto-random-secret"),
+        # tests fetch from fixture servers over plain http on purpose
+        ("semgrep", "py-insecure-transport-cleartext-url"),
         # user:password@host URLs in tests are fixtures of URL parsing, not credentials.
         ("detect-secrets", "Basic Auth Credentials"),
     }
