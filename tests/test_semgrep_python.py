@@ -127,6 +127,7 @@ def people():
     who = request.args["who"]
     conn.search("dc=example,dc=org", f"(uid={who})")
     conn.search("dc=example,dc=org", "(uid=" + escape_filter_chars(who) + ")")
+    tickets.search("open", who)
     return "ok"
 
 
@@ -157,7 +158,9 @@ def tables(engine, schema):
     engine.cursor.execute(f"SET search_path TO {schema}")
     engine.cursor.execute("SELECT name FROM tables WHERE schema = %s", (schema,))
     engine.cursor.execute("SELECT name FROM tables WHERE kind = " + "'view'")
-    return rows + client.query(f"{engine.base_url}/tables")
+    order = SORT_COLUMNS.get(schema, "name")
+    stmt = text(f"SELECT name FROM tables ORDER BY {order}")
+    return rows + client.query(f"{engine.base_url}/tables") + engine.execute(stmt)
 
 
 def download_feeds():
@@ -248,6 +251,8 @@ def test_rule_hits_its_snippet(
         '"SELECT name FROM tables WHERE schema = %s", (schema,)',
         'client.query(f"{engine.base_url}/tables")',
         "\"'view'\"",
+        'tickets.search("open", who)',
+        "engine.execute(stmt)",
         "os.path.commonpath(",
         'urlopen("http://localhost:8080',
         'urlopen("https://feeds.example.org',
