@@ -36,7 +36,7 @@ def _rule_ids() -> list[str]:
 
 
 def test_the_rules_directory_is_the_one_the_tool_loads() -> None:
-    assert {p.name for p in RULE_FILES} == {"javascript.yml", "go.yml"}
+    assert {p.name for p in RULE_FILES} == {"javascript.yml", "go.yml", "python.yml"}
     assert all(rules_file(p.name).samefile(p) for p in RULE_FILES)
 
 
@@ -59,6 +59,7 @@ TINY = {
     "tiny.ts": "export const answer: number = 42;\n",
     "tiny.tsx": "export const Answer = (): JSX.Element => <span>{42}</span>;\n",
     "tiny.go": "package main\n\nfunc main() {}\n",
+    "tiny.py": "ANSWER = 42\n",
 }
 
 
@@ -67,6 +68,7 @@ LANGUAGES = {
     ".ts": ("ts", "javascript.yml"),
     ".tsx": ("ts", "javascript.yml"),
     ".go": ("go", "go.yml"),
+    ".py": ("python", "python.yml"),
 }
 
 
@@ -88,6 +90,7 @@ def _rule_errors(workspace: Path, name: str) -> list[str]:
         "tiny.ts",
         "tiny.tsx",
         "tiny.go",
+        "tiny.py",
     ],
 )
 def test_rules_load_without_errors(tmp_path: Path, name: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
 from code_guard.tools.bandit import BanditTool
@@ -61,6 +63,8 @@ class SecurityAgent(Agent):
             return not is_test_path(hit.file_path)
         if hit.tool == "bandit" and hit.rule in _SHELL_RULES and hit.tool_severity == "LOW":
             return False  # a literal command line: Bandit itself rates it "seems safe"
+        if hit.tool == "bandit" and hit.rule == "B608" and _CONSTANT_FSTRING.fullmatch(line):
+            return False  # an f-string with no fields builds nothing: a constant query
         info = lookup(hit.tool, hit.rule)
         if info is None or info.category is not Category.HARDCODED_SECRET:
             return True
@@ -70,5 +74,7 @@ class SecurityAgent(Agent):
         return not is_test_path(hit.file_path) and not is_placeholder_value(line)
 
 
+# ``sql = f"SELECT ... WHERE id = ?"``: Bandit's B608 flags any SQL-looking f-string.
+_CONSTANT_FSTRING = re.compile(r"""\s*(?:[\w.]+\s*=\s*)?f(['"])[^{'"\\]*\1\s*""")
 # Bandit's shell-execution rules; at LOW severity they describe a constant command line.
 _SHELL_RULES = frozenset({"B602", "B604", "B605"})

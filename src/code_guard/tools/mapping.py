@@ -50,7 +50,9 @@ BANDIT: dict[str, RuleInfo | None] = {
     "B306": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-377"),
     "B307": RuleInfo(C.CODE_INJECTION, S.HIGH, _HIGH, "CWE-95"),
     "B308": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
-    "B310": RuleInfo(C.SSRF, S.MEDIUM, _LOW, "CWE-918"),
+    # "Audit url open for permitted schemes" fires on every urlopen, whatever the URL; the
+    # semgrep rules py-ssrf-taint and py-insecure-transport-cleartext-url follow the URL instead.
+    "B310": IGNORED,
     "B311": RuleInfo(C.WEAK_CRYPTO, S.LOW, _LOW, "CWE-330"),
     "B312": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _MED, "CWE-319"),
     "B313": RuleInfo(C.XXE, S.MEDIUM, _MED, "CWE-611"),
@@ -195,6 +197,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "js-xss-raw-html-sink": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
     "js-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
     "js-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "js-open-redirect-request-location": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
     "js-insecure-deserialization-unserialize": RuleInfo(
         C.INSECURE_DESERIALIZATION, S.CRITICAL, _HIGH, "CWE-502"
     ),
@@ -216,6 +219,9 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-ssrf-request-url": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
     "go-open-redirect-request-url": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
     "go-xss-unescaped-html": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "go-xss-template-trusted-type": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "go-weak-crypto-math-rand-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    "go-hardcoded-secret-flag-default": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-1188"),
     "go-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
     "go-insecure-config-tls": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
     "go-error-handling-discarded": RuleInfo(C.ERROR_HANDLING, S.MEDIUM, _MED, "CWE-391"),
@@ -225,6 +231,23 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-inefficient-loop-string-concat": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
     "go-n-plus-one-query-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
     "go-naming-underscore": RuleInfo(C.NAMING, S.INFO, _MED),
+    # Python: request data reaching a sink within a function (semgrep-core's taint mode).
+    "py-sql-injection-taint": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "py-command-injection-taint": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "py-code-injection-taint": RuleInfo(C.CODE_INJECTION, S.HIGH, _MED, "CWE-95"),
+    "py-path-traversal-taint": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "py-ssrf-taint": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
+    "py-open-redirect-taint": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
+    "py-xss-taint": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    # XPath, LDAP and trust-boundary flaws have no category of their own.
+    "py-xpath-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-643"),
+    "py-ldap-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-90"),
+    "py-trust-boundary-session-key": RuleInfo(C.OTHER, S.MEDIUM, _LOW, "CWE-501"),
+    "py-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "py-path-traversal-commonprefix": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "py-insecure-transport-cleartext-url": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-319"),
+    "py-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "py-weak-crypto-random-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {

@@ -1,5 +1,7 @@
 """Semgrep's open-source engine (semgrep-core) with our bundled rules for JavaScript,
-TypeScript and Go, the languages Bandit and ruff cannot read.
+TypeScript and Go, the languages Bandit and ruff cannot read, and taint rules for Python:
+request data followed through a function to a dangerous call. semgrep-core parses newer
+Python syntax than the interpreter we run on, so those rules also cover files Bandit rejects.
 
 semgrep-core is called directly, once per rules file for all the files of its languages (a
 ``-targets`` file lists them): it starts in a fraction of a second, never phones home, and needs
@@ -31,6 +33,7 @@ _LANGUAGES: dict[str, tuple[str, str]] = {
     ".ts": ("ts", "javascript.yml"),
     ".tsx": ("ts", "javascript.yml"),
     ".go": ("go", "go.yml"),
+    ".py": ("python", "python.yml"),
 }
 
 
@@ -52,7 +55,7 @@ def rules_file(name: str) -> Path:
 
 
 class SemgrepTool(Tool):
-    """Runs the bundled rules over JavaScript, TypeScript and Go files, keeping the hits
+    """Runs the bundled rules over JavaScript, TypeScript, Go and Python files, keeping the hits
     whose category is one of ``categories`` (the running agent's)."""
 
     name = "semgrep"
