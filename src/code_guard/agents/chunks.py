@@ -10,7 +10,7 @@ a context too small for any file at all leaves files out, each named by the call
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 Counter = Callable[[str], int]
@@ -115,12 +115,3 @@ def _groups(
         groups[-1].append(candidate)
         used += candidate.tokens
     return groups
-
-
-def paths_of(chunks: Sequence[Chunk]) -> Mapping[str, int]:
-    """How many calls each file was sent in."""
-    counts: dict[str, int] = {}
-    for chunk in chunks:
-        for part in chunk.parts:
-            counts[part.path] = counts.get(part.path, 0) + 1
-    return counts

@@ -84,13 +84,6 @@ def is_python(path: str) -> bool:
 
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
     """Run an analyser and return its stdout, wrapping every failure in ``ToolError``."""
-    return run_process_input(args, None, cwd, ok_codes)
-
-
-def run_process_input(
-    args: Sequence[str], stdin: str | None, cwd: Path, ok_codes: tuple[int, ...] = (0,)
-) -> str:
-    """``run_process`` with ``stdin`` as the process's standard input."""
     timeout = _PROCESS_TIMEOUT_S
     deadline = DEADLINE.get()
     if deadline is not None:
@@ -99,7 +92,6 @@ def run_process_input(
         proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
             list(args),
             cwd=cwd,
-            input=stdin,
             capture_output=True,
             text=True,
             timeout=timeout,
