@@ -152,6 +152,25 @@ def test_python_m_code_guard_ignores_the_working_directory(tmp_path: Path) -> No
     assert not marker.exists()
 
 
+def test_a_script_importing_code_guard_keeps_its_own_folder(tmp_path: Path) -> None:
+    # The guard above is for ``-m``; a script run from its folder (the benchmarks) imports
+    # its sibling modules after code_guard.
+    (tmp_path / "sibling.py").write_text("VALUE = 'sibling'\n", encoding="utf-8")
+    (tmp_path / "script.py").write_text(
+        "import code_guard\nimport sibling\nprint(sibling.VALUE)\n", encoding="utf-8"
+    )
+    proc = subprocess.run(  # noqa: S603 - a script we wrote
+        [sys.executable, "script.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "sibling"
+
+
 # --- 5. quoted paths ----------------------------------------------------------------------------
 
 
