@@ -1,15 +1,24 @@
-"""Bandit, the security linter for Python, run as a subprocess with JSON output."""
+"""Bandit, the security linter for Python, run in a warm worker process (``bandit_worker``)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.errors import ToolError
-from code_guard.tools.base import Tool, ToolHit, is_python, run_process
-from code_guard.tools.batches import file_size, run_in_batches
+from code_guard.tools.base import Tool, ToolHit, is_python
+from code_guard.tools.batches import cores, file_size, run_in_batches
+from code_guard.tools.warm import WarmPool
+
+# -I: isolated mode, which implies -P: the worker's folder, the working directory (the PR's
+# files) and PYTHON* variables stay off sys.path, so a PR adding ``bandit.py`` or ``json.py``
+# cannot run its own code. One idle worker per core is kept for the next review.
+_WORKERS = WarmPool(
+    "bandit",
+    [sys.executable, "-I", str(Path(__file__).with_name("bandit_worker.py"))],
+    keep=cores(),
+)
 
 
 class BanditTool(Tool):
@@ -22,32 +31,19 @@ class BanditTool(Tool):
         return is_python(path)
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """Run bandit over ``paths`` (in one process per core on a large change) and parse
-        its JSON reports."""
+        """Run bandit over ``paths`` (in one worker per core on a large change)."""
         return run_in_batches(paths, file_size(workspace), lambda part: _bandit(workspace, part))
 
 
 def _bandit(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-    """One bandit process over ``paths``."""
+    """One worker's scan of ``paths``."""
     if not paths:
         return []
-    # Exit 1 means "issues found", which is success for us.
-    out = run_process(
-        # -I: isolated mode. Bandit runs in the workspace of the PR's files, and ``-m`` would
-        # put that folder first on sys.path: a PR adding ``bandit.py`` or ``json.py`` would
-        # run its own code. -I keeps it (and PYTHON* variables) out.
-        # --ignore-nosec: every result is reported, and the agents decide which ``# nosec``
-        # to honour (not one the pull request itself added to a high-severity line).
-        [sys.executable, "-I", "-m", "bandit", "--ignore-nosec", "-f", "json", "-q", "--",
-         *paths],  # fmt: skip
-        cwd=workspace,
-        ok_codes=(0, 1),
-    )
-    try:
-        report = json.loads(out)
-    except json.JSONDecodeError as exc:
-        raise ToolError(f"bandit printed something that is not JSON: {out[:200]!r}") from exc
-    return [_hit(r) for r in report.get("results", [])]
+    answer = _WORKERS.ask({"cwd": str(workspace), "paths": list(paths)})
+    results = answer.get("results")
+    if not isinstance(results, list):
+        raise ToolError(f"bandit failed: {str(answer.get('error', answer))[:300]}")
+    return [_hit(r) for r in results]
 
 
 def _hit(result: dict[str, object]) -> ToolHit:

@@ -82,12 +82,18 @@ def is_python(path: str) -> bool:
     return path.endswith(PYTHON_SUFFIXES)
 
 
+def process_timeout() -> float:
+    """Seconds an analyser process may take now: its cap, or less if the review's time
+    budget ends sooner."""
+    deadline = DEADLINE.get()
+    if deadline is None:
+        return _PROCESS_TIMEOUT_S
+    return min(_PROCESS_TIMEOUT_S, max(deadline - time.monotonic(), 0.1))
+
+
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
     """Run an analyser and return its stdout, wrapping every failure in ``ToolError``."""
-    timeout = _PROCESS_TIMEOUT_S
-    deadline = DEADLINE.get()
-    if deadline is not None:
-        timeout = min(timeout, max(deadline - time.monotonic(), 0.1))
+    timeout = process_timeout()
     try:
         proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
             list(args),

@@ -1,0 +1,118 @@
+"""Warm analyser workers: reuse, concurrency, time-outs and failures, and Bandit's worker
+answering exactly as the Bandit command line does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from code_guard.errors import ToolError
+from code_guard.tools.bandit import BanditTool, _hit
+from code_guard.tools.base import DEADLINE
+from code_guard.tools.warm import WarmPool
+
+# A real worker process: answers {"pid", "echo"}; "sleep" delays, "exit" quits, "garbage"
+# prints a line that is not JSON.
+ECHO = """\
+import json, os, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("exit"):
+        sys.exit(3)
+    if request.get("garbage"):
+        print("not json", flush=True)
+        continue
+    time.sleep(request.get("sleep", 0))
+    print(json.dumps({"pid": os.getpid(), "echo": request}), flush=True)
+"""
+
+
+@pytest.fixture
+def pool() -> WarmPool:
+    return WarmPool("echo", [sys.executable, "-I", "-c", ECHO], keep=2)
+
+
+def test_a_worker_is_reused_between_requests(pool: WarmPool) -> None:
+    first = pool.ask({"n": 1})
+    second = pool.ask({"n": 2})
+    assert first["echo"] == {"n": 1} and second["echo"] == {"n": 2}
+    assert first["pid"] == second["pid"]
+    pool.close()
+
+
+def test_concurrent_requests_get_their_own_workers(pool: WarmPool) -> None:
+    with ThreadPoolExecutor(max_workers=2) as threads:
+        answers = list(threads.map(pool.ask, [{"sleep": 0.5}, {"sleep": 0.5}]))
+    assert answers[0]["pid"] != answers[1]["pid"]
+    pool.close()
+
+
+def test_a_request_past_the_deadline_is_killed_and_the_worker_replaced(pool: WarmPool) -> None:
+    before = pool.ask({})["pid"]
+    token = DEADLINE.set(time.monotonic() + 0.3)
+    try:
+        with pytest.raises(ToolError, match="ran out of time"):
+            pool.ask({"sleep": 30})
+    finally:
+        DEADLINE.reset(token)
+    assert pool.ask({})["pid"] != before
+    pool.close()
+
+
+def test_a_worker_that_dies_or_babbles_is_an_error_then_replaced(pool: WarmPool) -> None:
+    with pytest.raises(ToolError, match="exited 3 without an answer"):
+        pool.ask({"exit": True})
+    with pytest.raises(ToolError, match="not JSON"):
+        pool.ask({"garbage": True})
+    assert pool.ask({"n": 3})["echo"] == {"n": 3}
+    pool.close()
+
+
+def test_a_worker_that_cannot_start_is_an_error() -> None:
+    missing = WarmPool("missing", ["/nonexistent/analyser"], keep=1)
+    with pytest.raises(ToolError, match="could not run"):
+        missing.ask({})
+
+
+SOURCE = """\
+import pickle
+import subprocess
+import yaml
+
+
+def handler(data, cmd):
+    subprocess.call(cmd, shell=True)
+    obj = pickle.loads(data)  # nosec
+    password = "hunter2"
+    return yaml.load(data), obj, password
+"""
+
+
+def test_the_bandit_worker_answers_as_the_command_line_does(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "app.py").write_text(SOURCE, encoding="utf-8")
+    (tmp_path / "b.py").write_text("exec(input())\nassert True\n", encoding="utf-8")
+    paths = ["b.py", "pkg/app.py"]
+    cli = subprocess.run(  # noqa: S603 - Bandit's own command line, as the reference
+        [sys.executable, "-I", "-m", "bandit", "--ignore-nosec", "-f", "json", "-q", *paths],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    expected = [_hit(r) for r in json.loads(cli.stdout)["results"]]
+    hits = BanditTool().run(tmp_path, paths)
+    assert hits == expected
+    rules = {h.rule for h in hits}
+    assert {"B102", "B101", "B602", "B301", "B506", "B105"} <= rules  # B301: nosec ignored
+
+
+def test_the_bandit_worker_reports_a_failed_scan_as_a_tool_error(tmp_path: Path) -> None:
+    with pytest.raises(ToolError, match="bandit failed"):
+        BanditTool().run(tmp_path / "gone", ["a.py"])
