@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+import yaml
 
-from code_guard.confidence import assess, is_flow, raised, undisputed
+from code_guard.confidence import REQUEST_FLOWS, assess, is_flow, raised, undisputed
 from code_guard.models import (
     AgentName,
     AgentReport,
@@ -17,6 +18,7 @@ from code_guard.models import (
     Severity,
 )
 from code_guard.synthesizer import synthesize
+from code_guard.tools.semgrep import rules_file
 
 if TYPE_CHECKING:
     from conftest import MakeFinding
@@ -58,9 +60,24 @@ def test_raised_by_the_evidence(prior: float, sources: tuple[str, ...], expected
 
 def test_only_named_taint_flows_are_flows() -> None:
     assert is_flow("semgrep", "py-command-injection-taint")
+    assert is_flow("semgrep", "js-ssrf-request-url")
     assert is_flow("python-taint", "taint-command_injection")
     assert not is_flow("semgrep", "py-sql-injection-formatted-query")
+    assert not is_flow("semgrep", "py-weak-crypto-random-secret")
     assert not is_flow("bandit", "B602")
+
+
+def test_every_flow_rule_is_a_semgrep_taint_rule() -> None:
+    rules = {
+        rule["id"]: rule
+        for path in sorted(rules_file("x").parent.glob("*.yml"))
+        for rule in yaml.safe_load(path.read_text(encoding="utf-8"))["rules"]
+    }
+    flows = [name for name in rules if is_flow("semgrep", name)]
+    assert set(REQUEST_FLOWS) <= set(flows)
+    assert all(rules[name].get("mode") == "taint" for name in flows)
+    # Taint rules whose source is not untrusted input, or that end at no dangerous call.
+    assert not {"py-weak-crypto-random-secret", "py-trust-boundary-session-key"} & set(flows)
 
 
 def test_assess_raises_an_agreed_finding_and_caps_a_disputed_one(

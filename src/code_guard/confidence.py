@@ -6,8 +6,9 @@ finding from the model's own estimate; a merged finding from the higher of its p
 evidence then raises it, never lowers it:
 
 - ``FLOW`` (0.8): a taint flow with its source named, from request data to a dangerous call
-  (semgrep's ``*-taint`` rules, our ``python-taint`` check), counts as the table's "high". It
-  shows the path an attacker's input takes, where a bare pattern only shows a risky call.
+  (semgrep's ``*-taint`` rules and its JS/Go ``REQUEST_FLOWS``, our ``python-taint`` check),
+  counts as the table's "high". It shows the path an attacker's input takes, where a bare
+  pattern only shows a risky call.
 - ``AGREEMENT`` (+0.1) for each further independent analyser on the same issue (Bandit and
   semgrep, say): two methods that agree are less often both wrong. Ruff's ``S`` rules are
   Bandit's checks ported, so they are Bandit again, not a second witness.
@@ -77,9 +78,29 @@ def raised(prior: float, sources: Sequence[str]) -> float:
     return round(max(prior, min(value, CEILING)), 2)
 
 
+# semgrep's taint rules for JavaScript/TypeScript and Go that follow request data to a sink,
+# named before ``-taint`` marked such rules. The other taint-mode rules are not flows of
+# untrusted data: a random number into a secret, request data into a session key (no sink).
+REQUEST_FLOWS = frozenset(
+    {
+        "js-path-traversal-request-path",
+        "js-xss-html-from-input",
+        "js-ssrf-request-url",
+        "js-open-redirect-request-url",
+        "js-open-redirect-request-location",
+        "go-path-traversal-request-path",
+        "go-ssrf-request-url",
+        "go-open-redirect-request-url",
+        "go-xss-unescaped-html",
+    }
+)
+
+
 def is_flow(tool: str, rule: str) -> bool:
     """True for the rules that follow request data from a named source to a sink."""
-    return tool == "python-taint" or (tool == "semgrep" and rule.endswith("-taint"))
+    if tool == "python-taint":
+        return True
+    return tool == "semgrep" and (rule.endswith("-taint") or rule in REQUEST_FLOWS)
 
 
 def _witness(tool: str, rule: str) -> str:
