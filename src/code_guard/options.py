@@ -30,6 +30,13 @@ class ReviewOptions(Frozen):
     agents: tuple[AgentName, ...] = ALL_AGENTS
     fail_on: Severity | None = Severity.HIGH
     min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    inline_confidence: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="the action posts inline only findings this confident; the rest go in "
+        "its summary comment (0.7: taint flows and strong rules, not bare weak patterns)",
+    )
     paths_ignore: tuple[str, ...] = ()
     added_lines_only: bool = Field(
         default=True, description="report only findings on lines the change added"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from code_guard.confidence import assess
 from code_guard.models import (
     AgentReport,
     AgentState,
@@ -183,16 +184,19 @@ def synthesize(
     nothing_to_review: bool = False,
     warnings: Sequence[str] = (),
 ) -> Review:
-    """Combine the agents' reports into one ``Review``."""
+    """Combine the agents' reports into one ``Review``.
+
+    Findings are merged first, so each one's confidence comes from all its evidence
+    (``confidence.assess``), and ``min_confidence`` then applies to that.
+    """
+    merged = deduplicate(f for r in reports for f in r.findings)
+    assessed = [f.model_copy(update={"confidence": assess(f)}) for f in merged]
     # A disputed finding of a deterministic detector stays whatever its lowered confidence:
     # otherwise a model told to dispute everything would empty the review again.
-    pooled = [
-        f
-        for r in reports
-        for f in r.findings
-        if f.confidence >= min_confidence or f.disputed is not None
-    ]
-    findings = sorted(deduplicate(pooled), key=lambda f: f.sort_key)
+    findings = sorted(
+        (f for f in assessed if f.confidence >= min_confidence or f.disputed is not None),
+        key=lambda f: f.sort_key,
+    )
     state, reasons = outcome(
         reports, files_reviewed, files_not_reviewed, nothing_to_review=nothing_to_review
     )

@@ -68,6 +68,55 @@ def test_placement_orders_by_severity_and_respects_limit_and_history(
     assert placement.already_commented == (seen,)
 
 
+def test_findings_below_inline_confidence_go_to_the_summary_without_taking_a_slot(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    # Sorted first (high severity), so without the threshold it would take the one slot.
+    keyword = make_finding(line_start=2, line_end=2, category=Category.HARDCODED_SECRET,
+                           confidence=0.4, sources=("detect-secrets:Secret Keyword",),
+                           anchor_text="a")  # fmt: skip
+    flow = make_finding(line_start=15, line_end=15, severity=Severity.MEDIUM,
+                        category=Category.OPEN_REDIRECT, confidence=0.8,
+                        sources=("semgrep:py-open-redirect-taint",), anchor_text="b")  # fmt: skip
+    placement = place_findings([keyword, flow], change, limit=1, already=set(),
+                               min_confidence=0.7)  # fmt: skip
+    assert [f for f, _ in placement.inline] == [flow]
+    assert placement.in_summary == ((keyword, "confidence 0.40 is below inline-confidence 0.70"),)
+    assert place_findings([keyword, flow], change, 1, set()).inline[0][0] == keyword
+
+
+def test_a_disputed_finding_is_placed_by_its_evidence_unless_disputes_are_trusted(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    flow = make_finding(line_start=15, line_end=15, category=Category.COMMAND_INJECTION,
+                        confidence=0.3, disputed="the path is checked upstream",
+                        sources=("semgrep:py-command-injection-taint",))  # fmt: skip
+    weak = make_finding(line_start=2, line_end=2, category=Category.WEAK_CRYPTO, confidence=0.3,
+                        disputed="not a secret", sources=("bandit:B311",))  # fmt: skip
+    placement = place_findings([flow, weak], change, 10, set(), min_confidence=0.7)
+    assert [f for f, _ in placement.inline] == [flow]
+    assert placement.in_summary == ((weak, "confidence 0.40 is below inline-confidence 0.70"),)
+    trusted = place_findings(
+        [flow, weak], change, 10, set(), min_confidence=0.7, trust_disputes=True
+    )
+    assert trusted.inline == ()
+    assert trusted.in_summary == (
+        (weak, "disputed by the model (confidence 0.30 is below inline-confidence 0.70)"),
+        (flow, "disputed by the model (confidence 0.30 is below inline-confidence 0.70)"),
+    )
+
+
+def test_a_disputed_finding_posted_inline_shows_the_models_reason(
+    change: Change, make_finding: FindingFactory
+) -> None:
+    finding = make_finding(confidence=0.3, disputed="the value is a constant")
+    body = comment_body(finding, Anchor("app/db.py", 10), change)
+    assert body.startswith(
+        "**🟠 High · SQL built with string formatting**\n\n"
+        "⚖️ *disputed by the model:* the value is a constant\n\n"
+    )
+
+
 def test_comment_body_shows_everything_and_ends_with_the_fingerprint(
     change: Change, make_finding: FindingFactory
 ) -> None:

@@ -106,6 +106,7 @@ def test_inputs_keep_hyphens_and_treat_empty_as_unset() -> None:
         ({"INPUT_MODE": "audit"}, "invalid action input 'mode'"),
         ({"INPUT_MAX-INLINE-COMMENTS": "many"}, "invalid action input 'max-inline-comments'"),
         ({"INPUT_MIN-F1": "2"}, "invalid action input 'min-f1'"),
+        ({"INPUT_INLINE-CONFIDENCE": "1.5"}, "invalid action input 'inline-confidence'"),
         ({"INPUT_FAIL_ON_ERROR": "yes"}, "unknown action input 'fail-on-error'"),
     ],
 )
@@ -126,6 +127,15 @@ def test_inputs_that_are_set_override_the_config_file(tmp_path: Path) -> None:
     assert options.fail_on is Severity.CRITICAL
     assert options.agents == (AgentName.SECURITY,)
     assert options.min_confidence == 0.5
+
+
+def test_inline_confidence_comes_from_the_input_or_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "guard.yml").write_text("inline-confidence: 0.9\n", encoding="utf-8")
+    assert build_review_options(read_inputs({}), tmp_path).inline_confidence == 0.7
+    configured = read_inputs({"INPUT_CONFIG": "guard.yml", "INPUT_INLINE-CONFIDENCE": ""})
+    assert build_review_options(configured, tmp_path).inline_confidence == 0.9
+    both = read_inputs({"INPUT_CONFIG": "guard.yml", "INPUT_INLINE-CONFIDENCE": "0.5"})
+    assert build_review_options(both, tmp_path).inline_confidence == 0.5
 
 
 def test_fail_on_none_and_bad_values(tmp_path: Path) -> None:

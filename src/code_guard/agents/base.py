@@ -21,6 +21,7 @@ from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cu
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_line, resolve_file
 from code_guard.baseline import BaseSide, PreExisting, Signature, signature
+from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
 from code_guard.llm import Answer, LLMClient, Message
@@ -431,7 +432,7 @@ def _apply_verdicts(
         else:
             disputed += 1
             reason = " ".join(strip_markers(verdict.reason).split())[:500] or "no reason given"
-            update = {"disputed": reason, "confidence": min(candidate.confidence, 0.3)}
+            update = {"disputed": reason, "confidence": min(candidate.confidence, DISPUTED)}
             kept.append(candidate.model_copy(update=update))
     if disputed:
         notes.append(f"model disputed {disputed} tool finding(s); they are kept, marked disputed")

@@ -143,7 +143,14 @@ def _review(
     problem: str | None = None
     try:
         result = publish_review(
-            client, review, change, pr.head_sha, inputs.max_inline_comments, body
+            client,
+            review,
+            change,
+            pr.head_sha,
+            inputs.max_inline_comments,
+            body,
+            inline_confidence=options.inline_confidence,
+            trust_disputes=not options.gate_disputed,
         )
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"

@@ -1,4 +1,7 @@
-"""Which findings GitHub will accept as inline comments, and where exactly.
+"""Which findings go inline, and where exactly GitHub will accept them.
+
+Only findings at least as confident as the ``inline-confidence`` option are posted inline;
+the others are listed in the summary comment with their confidence.
 
 GitHub takes a review comment only on a line the diff shows (added or context) on the new
 side, and a multi-line comment only when both ends sit in the same hunk. Every finding is
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from code_guard.confidence import undisputed
 from code_guard.diff import Change, FileChange, Hunk
 from code_guard.models import Finding
 
@@ -64,10 +68,19 @@ def place_findings(
     change: Change,
     limit: int,
     already: Collection[str],
+    *,
+    min_confidence: float = 0.0,
+    trust_disputes: bool = False,
 ) -> Placement:
-    """Choose inline comments: anchorable, not already posted, at most ``limit``, worst first.
+    """Choose inline comments: anchorable, not already posted, at least ``min_confidence``
+    (the ``inline-confidence`` option), at most ``limit``, worst first.
 
     ``already`` holds the fingerprints found in the pull request's existing review comments.
+    A finding the model disputed is judged by its evidence without the dispute
+    (``confidence.undisputed``), since the model's word can be steered by the pull request
+    and the finding still counts for the gate; it is posted with the model's reason. Only
+    when ``trust_disputes`` (``gate-disputed: false``) does the dispute's lowered confidence
+    decide, as it then decides the gate.
     """
     inline: list[tuple[Finding, Anchor]] = []
     in_summary: list[tuple[Finding, str]] = []
@@ -77,10 +90,23 @@ def place_findings(
             done.append(finding)
             continue
         anchor = anchor_for(finding, change)
+        below = _below(finding, min_confidence, trust_disputes)
         if anchor is None:
             in_summary.append((finding, "its lines are not part of the diff"))
+        elif below is not None:
+            in_summary.append((finding, below))
         elif len(inline) >= limit:
             in_summary.append((finding, f"over the limit of {limit} inline comments"))
         else:
             inline.append((finding, anchor))
     return Placement(tuple(inline), tuple(in_summary), tuple(done))
+
+
+def _below(finding: Finding, threshold: float, trust_disputes: bool) -> str | None:
+    """Why ``finding`` is not confident enough to go inline, or None when it is."""
+    lowered = finding.disputed is not None and trust_disputes
+    confidence = finding.confidence if lowered else undisputed(finding)
+    if confidence >= threshold:
+        return None
+    why = f"confidence {confidence:.2f} is below inline-confidence {threshold:.2f}"
+    return f"disputed by the model ({why})" if lowered else why

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
 from code_guard.models import Finding, Severity
-from code_guard.report.markdown import SEVERITY_ICON, footer
+from code_guard.report.markdown import SEVERITY_ICON, footer, marks
 from code_guard.report.plain import code_span, plain, plain_line
 from code_guard.tools.explanations import explain, rule_of
 from code_guard.tools.fixes import NEEDS
@@ -77,6 +77,8 @@ def group_body(findings: Sequence[Finding], anchor: Anchor, change: Change) -> s
 def _section(finding: Finding, anchor: Anchor, change: Change, *, suggest: bool) -> str:
     why = explain(finding)
     parts = [f"**{BADGES[finding.severity]} · {plain_line(finding.title)}**"]
+    if flags := marks(finding).strip():
+        parts.append(flags)  # a finding posted despite the model's dispute says so
     if finding.description and not finding.description.startswith(finding.title):
         parts.append(plain(finding.description))
     parts.append(why.why)

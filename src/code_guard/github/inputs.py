@@ -41,6 +41,7 @@ class ActionInputs(Frozen):
     max_inline_comments: int = Field(default=25, ge=0, le=200)
     paths_ignore: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    inline_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     config: str = ""
     dataset: str = ""
     min_f1: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -73,6 +74,7 @@ class ActionInputs(Frozen):
             "max_tokens": self.max_tokens.strip(),
             "max_cost_usd": self.max_cost_usd.strip(),
             "min_confidence": self.min_confidence,
+            "inline_confidence": self.inline_confidence,
             "paths_ignore": self.ignore_globs(),
         }
         return {key: value for key, value in values.items() if value not in ("", None, ())}

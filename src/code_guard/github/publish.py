@@ -3,8 +3,8 @@
 The steps, each idempotent so a re-run on the same or a new commit adds nothing twice:
 
 1. Read the fingerprints of the review comments already on the pull request.
-2. Place the findings (``anchors.place_findings``): new, anchorable ones inline, worst first,
-   up to the limit; the rest are listed in the summary comment.
+2. Place the findings (``anchors.place_findings``): new, anchorable and confident ones
+   inline, worst first, up to the limit; the rest are listed in the summary comment.
 3. Post one review, event ``COMMENT``, pinned to the diffed head SHA. If GitHub answers 422,
    find the comments it rejects by bisecting with *pending* reviews (created, then deleted,
    never shown to anyone), post the rest as the one review, and list the rejected ones in the
@@ -66,10 +66,23 @@ def publish_review(
     head_sha: str,
     max_inline: int,
     summary_body: Callable[[Unplaced], str],
+    *,
+    inline_confidence: float = 0.0,
+    trust_disputes: bool = False,
 ) -> PublishResult:
-    """Publish ``review`` on the pull request; ``summary_body`` renders the summary comment."""
+    """Publish ``review`` on the pull request; ``summary_body`` renders the summary comment.
+
+    ``inline_confidence`` and ``trust_disputes`` choose what goes inline (``place_findings``).
+    """
     already = fingerprints_in(client.review_comment_bodies())
-    placement = place_findings(review.findings, change, max_inline, already)
+    placement = place_findings(
+        review.findings,
+        change,
+        max_inline,
+        already,
+        min_confidence=inline_confidence,
+        trust_disputes=trust_disputes,
+    )
     in_summary = list(placement.in_summary)
     posted: PostedReview | None = None
     posted_fps: set[str] = set()

@@ -72,7 +72,7 @@ def findings_list(
             continue
         lines = [
             f"- {location_link(f, blob_base)} {plain_line(f.title)} "
-            f"<sub>{f.category.value.replace('_', ' ')}</sub>{_marks(f)}"
+            f"<sub>{f.category.value.replace('_', ' ')}</sub>{marks(f)}"
             for f in group
         ]
         heading = f"#### {SEVERITY_ICON[severity]} {severity.value.capitalize()} ({len(group)})"
@@ -83,15 +83,15 @@ def findings_list(
     return text
 
 
-def _marks(finding: Finding) -> str:
+def marks(finding: Finding) -> str:
     """Flags a reader must see next to the finding: disputed by the model, or silenced by a
     suppression comment the pull request itself added."""
-    marks = []
+    flags = []
     if finding.disputed is not None:
-        marks.append(f" ⚖️ *disputed by the model:* {plain_line(finding.disputed)}")
+        flags.append(f" ⚖️ *disputed by the model:* {plain_line(finding.disputed)}")
     if finding.suppressed_in_pr is not None:
-        marks.append(f" 🔕 *suppressed in this PR* ({plain_line(finding.suppressed_in_pr)})")
-    return "".join(marks)
+        flags.append(f" 🔕 *suppressed in this PR* ({plain_line(finding.suppressed_in_pr)})")
+    return "".join(flags)
 
 
 def finding_details(finding: Finding, blob_base: str = "") -> str:
