@@ -18,6 +18,7 @@ from code_guard.llm import LLMClient
 from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest, split_lines
+from code_guard.risk import by_risk
 from code_guard.synthesizer import synthesize
 from code_guard.tools.base import DEADLINE
 from code_guard.workspace import Workspace, materialize, safe_relative
@@ -77,6 +78,7 @@ async def run_review(
     files, skipped = select_files(request.change.files, options.paths_ignore)
     files, generated = (files, ()) if options.review_generated else skip_generated(request, files)
     files, too_large = within_caps(request, files)
+    files = by_risk(files)
     skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
     model = llm if options.uses_model else None
     static_reason = None if model is not None else options.static_only_reason
