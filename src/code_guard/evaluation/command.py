@@ -28,6 +28,7 @@ from code_guard.evaluation.results import (
     merge_results,
     save_results,
 )
+from code_guard.evaluation.runner import Reviewer
 from code_guard.evaluation.schema import CaseResult, EvalResults
 
 # The action's entry lives in ``entry``; it is re-exported here, where the action imports it.
@@ -57,6 +58,15 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     # The same model flags as ``review`` (model, api base, offline, agents, config), so a
     # run is configured exactly like the reviews it measures.
     add_model_arguments(parser)
+    parser.add_argument(
+        "--reviewer",
+        type=Reviewer,
+        choices=list(Reviewer),
+        default=Reviewer.PIPELINE,
+        help="who reviews the cases: our pipeline (default), or bandit: Bandit alone (our "
+        "version and flags, no model, no filter but the added lines), every result in the "
+        "category tools/mapping.py gives its rule (rules it ignores as other), scored the same",
+    )
     parser.add_argument(
         "--jobs",
         type=_positive_int,
@@ -121,6 +131,8 @@ def run_eval_command(args: argparse.Namespace) -> int:
     if getattr(args, "eval_command", None) == "merge":
         return run_merge_command(args)
     options = options_from_args(args)
+    if args.reviewer is Reviewer.BANDIT and options.uses_model:
+        raise ConfigError("--reviewer bandit uses no model: drop --model, or add --offline")
     # Read the baseline first: a typo in its path should not cost a whole run.
     baseline = load_results(args.baseline) if args.baseline else None
     results = run_dataset(
@@ -131,6 +143,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
         tolerance=args.tolerance,
         on_result=_print_progress,
         max_model_failures=args.max_model_failures,
+        reviewer=args.reviewer,
     )
     save_results(results, args.output)
     print(f"results written to {args.output}", file=sys.stderr)

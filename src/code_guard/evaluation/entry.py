@@ -20,7 +20,7 @@ from code_guard.evaluation.metrics import DEFAULT_MAX_ERROR_RATE, error_failure,
 from code_guard.evaluation.parallel import review_in_processes
 from code_guard.evaluation.report import render_markdown
 from code_guard.evaluation.results import load_results, save_results
-from code_guard.evaluation.runner import ProgressFn, assemble, evaluate, pipeline_reviewer
+from code_guard.evaluation.runner import ProgressFn, Reviewer, assemble, evaluate, make_reviewer
 from code_guard.evaluation.schema import EvalResults
 from code_guard.model_client import make_llm
 from code_guard.options import ReviewOptions
@@ -110,8 +110,10 @@ def run_dataset(
     tolerance: int = DEFAULT_TOLERANCE,
     on_result: ProgressFn | None = None,
     max_model_failures: int = DEFAULT_MAX_MODEL_FAILURES,
+    reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> EvalResults:
-    """Review and score every case of ``dataset`` (default: the bundled one) with the pipeline.
+    """Review and score every case of ``dataset`` (default: the bundled one) with the pipeline
+    (or with Bandit alone, for ``Reviewer.BANDIT``).
 
     With ``jobs > 1`` the cases are reviewed in that many worker processes; with one, in this
     process. Either way the model sits behind a circuit breaker: after ``max_model_failures``
@@ -128,17 +130,27 @@ def run_dataset(
             jobs=jobs,
             max_model_failures=max_model_failures,
             on_result=on_result,
+            reviewer=reviewer,
         )
-        return assemble(directory, files, cases, options=options, tolerance=tolerance, shard=shard)
-    llm = make_llm(options)
+        return assemble(
+            directory,
+            files,
+            cases,
+            options=options,
+            tolerance=tolerance,
+            shard=shard,
+            reviewer=reviewer,
+        )
+    llm = make_llm(options) if reviewer is Reviewer.PIPELINE else None
     breaker = CircuitBreaker(llm, max_model_failures) if llm is not None else None
     run = evaluate(
         directory,
-        pipeline_reviewer(options, breaker),
+        make_reviewer(reviewer, options, breaker),
         options=options,
         tolerance=tolerance,
         shard=shard,
         on_result=on_result,
         stop=lambda: breaker.reason() if breaker is not None and breaker.open else None,
+        reviewer=reviewer,
     )
     return asyncio.run(run)

@@ -22,8 +22,9 @@ from code_guard.evaluation.breaker import CircuitBreaker
 from code_guard.evaluation.runner import (
     EvalStopped,
     ProgressFn,
+    Reviewer,
     ReviewFn,
-    pipeline_reviewer,
+    make_reviewer,
     review_case,
 )
 from code_guard.evaluation.schema import CaseResult
@@ -37,10 +38,12 @@ _WORKER: _Worker | None = None
 class _Worker:
     """What a worker process keeps between cases: the reviewer and its breaker."""
 
-    def __init__(self, options: ReviewOptions, tolerance: int, max_model_failures: int) -> None:
-        llm = make_llm(options)
+    def __init__(
+        self, options: ReviewOptions, tolerance: int, max_model_failures: int, reviewer: Reviewer
+    ) -> None:
+        llm = make_llm(options) if reviewer is Reviewer.PIPELINE else None
         self.breaker = CircuitBreaker(llm, max_model_failures) if llm is not None else None
-        self.review: ReviewFn = pipeline_reviewer(options, self.breaker)
+        self.review: ReviewFn = make_reviewer(reviewer, options, self.breaker)
         self.tolerance = tolerance
 
     def run(self, path: Path) -> tuple[CaseResult, str | None]:
@@ -49,9 +52,11 @@ class _Worker:
         return result, stop
 
 
-def _start_worker(options: ReviewOptions, tolerance: int, max_model_failures: int) -> None:
+def _start_worker(
+    options: ReviewOptions, tolerance: int, max_model_failures: int, reviewer: Reviewer
+) -> None:
     global _WORKER
-    _WORKER = _Worker(options, tolerance, max_model_failures)
+    _WORKER = _Worker(options, tolerance, max_model_failures, reviewer)
 
 
 def _review_in_worker(path: Path) -> tuple[CaseResult, str | None]:
@@ -75,8 +80,10 @@ def review_in_processes(
     jobs: int,
     max_model_failures: int,
     on_result: ProgressFn | None = None,
+    reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> tuple[CaseResult, ...]:
-    """Review ``files`` in ``jobs`` worker processes; results keep the files' order.
+    """Review ``files`` in ``jobs`` worker processes, each with its own ``reviewer``; results
+    keep the files' order.
 
     ``on_result`` is called in this process as each case finishes. When a worker's model
     breaker opens, pending cases are cancelled and ``EvalStopped`` is raised.
@@ -87,7 +94,7 @@ def review_in_processes(
         max_workers=min(jobs, max(len(files), 1)),
         mp_context=context,
         initializer=_start_worker,
-        initargs=(options, tolerance, max_model_failures),
+        initargs=(options, tolerance, max_model_failures, reviewer),
     ) as pool:
         # Largest case files first, so no big review is left running alone at the end.
         order = sorted(range(len(files)), key=lambda i: -_size(files[i]))

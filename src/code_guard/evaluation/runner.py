@@ -3,7 +3,8 @@
 A case goes through what a pull request goes through: its diff is parsed with
 ``code_guard.diff.parse_diff``, its ``file_contents`` are the files after the change, and
 ``engine.run_review`` reviews it. The review function is injected, so tests can pass a fake
-reviewer and check the runner without depending on detection quality.
+reviewer and check the runner without depending on detection quality; ``Reviewer`` names
+the real ones: our pipeline, or Bandit alone (the baseline our figures are compared with).
 
 A case that cannot be scored (malformed file, bad diff, failed review, an agent that failed)
 becomes a result with ``error`` set; the run goes on with the others.
@@ -14,11 +15,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
+from typing import assert_never
 
 from code_guard.diff import parse_diff
 from code_guard.engine import ReviewRequest, run_review
 from code_guard.errors import CodeGuardError, ConfigError, ModelError
+from code_guard.evaluation.bandit_alone import BANDIT_ALONE, bandit_reviewer
 from code_guard.evaluation.dataset import CaseError, Shard, list_case_files, load_case
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import STATIC_ONLY, CaseResult, EvalResults, RunMetadata
@@ -37,6 +41,24 @@ class EvalStopped(ModelError):
     """The run was stopped early, e.g. after too many consecutive model failures."""
 
 
+class Reviewer(StrEnum):
+    """Who reviews the cases: our pipeline, or Bandit alone with the same scoring."""
+
+    PIPELINE = "pipeline"
+    BANDIT = "bandit"
+
+
+def make_reviewer(reviewer: Reviewer, options: ReviewOptions, llm: LLMClient | None) -> ReviewFn:
+    """The review function of ``reviewer``; only the pipeline uses ``llm``."""
+    match reviewer:
+        case Reviewer.PIPELINE:
+            return pipeline_reviewer(options, llm)
+        case Reviewer.BANDIT:
+            return bandit_reviewer(options)
+        case _:
+            assert_never(reviewer)
+
+
 def pipeline_reviewer(options: ReviewOptions, llm: LLMClient | None) -> ReviewFn:
     """Return the production review function, bound to ``options`` and ``llm``."""
 
@@ -46,8 +68,16 @@ def pipeline_reviewer(options: ReviewOptions, llm: LLMClient | None) -> ReviewFn
     return review
 
 
-def mode_of(options: ReviewOptions) -> tuple[str, str | None]:
-    """Return the review mode for run metadata: the model name or ``static-only``, and why."""
+def mode_of(
+    options: ReviewOptions, reviewer: Reviewer = Reviewer.PIPELINE
+) -> tuple[str, str | None]:
+    """Return the review mode for run metadata: the model name or ``static-only``, and why.
+
+    Bandit alone is static-only, and says so in its reason, so a results file tells which
+    reviewer made it and shards of different reviewers never merge.
+    """
+    if reviewer is Reviewer.BANDIT:
+        return STATIC_ONLY, BANDIT_ALONE
     if options.uses_model and options.model:
         return options.model, None
     return STATIC_ONLY, options.static_only_reason
@@ -64,11 +94,13 @@ async def evaluate(
     on_result: ProgressFn | None = None,
     clock: Clock = time.perf_counter,
     stop: StopFn | None = None,
+    reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> EvalResults:
     """Review every case of ``dataset`` (or of one shard of it) and return the scored run.
 
     Raises ``DatasetError`` when the dataset cannot be listed (malformed cases are results),
-    and ``EvalStopped`` when ``stop`` gives a reason after a case.
+    and ``EvalStopped`` when ``stop`` gives a reason after a case. ``reviewer`` names the
+    reviewer behind ``review``, for the run's metadata.
     """
     files = list_case_files(dataset)
     selected = shard.select(files) if shard else files
@@ -81,7 +113,9 @@ async def evaluate(
         clock=clock,
         stop=stop,
     )
-    return assemble(dataset, files, cases, options=options, tolerance=tolerance, shard=shard)
+    return assemble(
+        dataset, files, cases, options=options, tolerance=tolerance, shard=shard, reviewer=reviewer
+    )
 
 
 def assemble(
@@ -92,9 +126,10 @@ def assemble(
     options: ReviewOptions,
     tolerance: int,
     shard: Shard | None,
+    reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> EvalResults:
     """The scored run: metadata (from the dataset's ``files``), summary and case results."""
-    model, reason = mode_of(options)
+    model, reason = mode_of(options, reviewer)
     metadata = RunMetadata(
         tolerance=tolerance,
         model=model,
