@@ -79,6 +79,22 @@ func allowOrigin(w http.ResponseWriter, r *http.Request) {
 func allowListedOrigin(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Access-Control-Allow-Origin", allowed(r.Header.Get("Origin")))
 }
+
+func nextOf(r *http.Request) string {
+	return r.FormValue("next")
+}
+
+func homeOf(r *http.Request) string {
+	return "/home"
+}
+
+func login(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, nextOf(r), http.StatusFound)
+}
+
+func start(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, homeOf(r), http.StatusFound)
+}
 """
 
 STORE_GO = """\
@@ -170,6 +186,9 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
          Category.OPEN_REDIRECT),
         ("handlers.go", 'r.Header.Get("Origin"))\n}\n\nfunc allowListed', "go-insecure-config-cors",
          Category.INSECURE_CONFIG),
+        # a same-file helper that returns request data is a source
+        ("handlers.go", "nextOf(r), http.StatusFound", "go-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
         ("store.go", 'column+" "+direction', "go-sql-injection-builder-concat",
          Category.SQL_INJECTION),
         ("store.go", 'Hash:     "$2a$10$', "go-hardcoded-secret-default-credential",
@@ -208,6 +227,7 @@ def _line_containing(file: str, marker: str) -> int:
         ("handlers.go", "filepath.Base(chi.URLParam"),
         ("handlers.go", "sanitizeURI(path)"),
         ("handlers.go", "allowed(r.Header.Get"),
+        ("handlers.go", "homeOf(r), http.StatusFound"),
         ("store.go", "pq.QuoteIdentifier(column)"),
         ("store.go", 'fmt.Sprintf("title = $%d"'),
         ("store.go", "Password: password"),

@@ -107,6 +107,17 @@ fastify.get("/files/:name", async (request, reply) => {
 fastify.get("/logo", async (request, reply) => {
   return reply.sendFile("logo.png");
 });
+
+function nextOf(req) {
+  return req.query.next || "/";
+}
+
+function homeOf(req) {
+  return "/home";
+}
+
+app.get("/continue", (req, res) => res.redirect(nextOf(req)));
+app.get("/start", (req, res) => res.redirect(homeOf(req)));
 """
 
 BROWSER_JS = """\
@@ -143,6 +154,17 @@ function showTab() {
 function showTabSafely() {
   const tab = decodeURIComponent(location.hash.slice(1));
   $("#title").html(DOMPurify.sanitize(tab));
+}
+
+function goNext() {
+  const next = new URLSearchParams(location.search).get("next");
+  window.location.href = next;
+}
+
+function goNextIfLocal() {
+  const local = new URLSearchParams(location.search).get("next");
+  if (!local.startsWith("/")) return;
+  window.location.href = local;
 }
 """
 
@@ -193,6 +215,11 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
         ("browser.js", '<a href="${url}">', "js-xss-url-attribute-unchecked", Category.XSS),
         ("browser.js", '"<b>Hello " + name', "js-xss-jquery-html-string", Category.XSS),
         ("browser.js", '$("#title").html(tab)', "js-xss-dom-source", Category.XSS),
+        ("browser.js", "window.location.href = next", "js-open-redirect-dom-source",
+         Category.OPEN_REDIRECT),
+        # a same-file helper that returns request data is a source
+        ("server.js", "res.redirect(nextOf(req))", "js-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -228,6 +255,8 @@ def _line_containing(file: str, marker: str) -> int:
         ("browser.js", '<a href="/users/${id}">'),
         ("browser.js", '"<b>Hello " + escapeHtml(name)'),
         ("browser.js", "DOMPurify.sanitize(tab)"),
+        ("browser.js", "window.location.href = local"),
+        ("server.js", "res.redirect(homeOf(req))"),
     ],
 )  # fmt: skip
 def test_safe_look_alike_is_not_flagged(

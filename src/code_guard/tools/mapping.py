@@ -223,6 +223,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "js-xss-jquery-html-string": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
     # a full flow from the page URL to an HTML sink
     "js-xss-dom-source": RuleInfo(C.XSS, S.HIGH, _HIGH, "CWE-79"),
+    "js-open-redirect-dom-source": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _HIGH, "CWE-601"),
     "js-insecure-config-cors-reflected-origin": RuleInfo(
         C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-942"
     ),
