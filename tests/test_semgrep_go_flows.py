@@ -95,6 +95,14 @@ func login(w http.ResponseWriter, r *http.Request) {
 func start(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, homeOf(r), http.StatusFound)
 }
+
+func callback(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("state")
+	if !isValidRedirect(target) {
+		target = "/"
+	}
+	http.Redirect(w, r, target, http.StatusFound)
+}
 """
 
 STORE_GO = """\
@@ -228,6 +236,7 @@ def _line_containing(file: str, marker: str) -> int:
         ("handlers.go", "sanitizeURI(path)"),
         ("handlers.go", "allowed(r.Header.Get"),
         ("handlers.go", "homeOf(r), http.StatusFound"),
+        ("handlers.go", "http.Redirect(w, r, target, http.StatusFound)"),
         ("store.go", "pq.QuoteIdentifier(column)"),
         ("store.go", 'fmt.Sprintf("title = $%d"'),
         ("store.go", "Password: password"),

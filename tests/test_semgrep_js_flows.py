@@ -129,6 +129,11 @@ function avatarEscaped(user) {
   return `<img alt="${escapeHtml(user.displayName)}" src="/avatars/${user.id}.png">`;
 }
 
+function mention(event) {
+  const user = { ...event.user, displayname: validator.escape(String(event.user.displayname)) };
+  return `<a href="${relativePath}/user/${user.slug}">${user.displayname}</a>`;
+}
+
 function redirectPage(url) {
   url = escape(url);
   return `Redirecting to <a href="${url}">${url}</a>.`;
@@ -253,6 +258,7 @@ def _line_containing(file: str, marker: str) -> int:
         ('server.js', 'reply.sendFile("logo.png")'),
         ("browser.js", "escapeHtml(user.displayName)"),
         ("browser.js", '<a href="/users/${id}">'),
+        ("browser.js", '<a href="${relativePath}/user/'),
         ("browser.js", '"<b>Hello " + escapeHtml(name)'),
         ("browser.js", "DOMPurify.sanitize(tab)"),
         ("browser.js", "window.location.href = local"),
