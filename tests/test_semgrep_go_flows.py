@@ -56,6 +56,14 @@ func back(c echo.Context) error {
 	return c.Redirect(302, c.QueryParam("next"))
 }
 
+func greet(c echo.Context) error {
+	return c.HTML(200, "<h1>Hello "+c.QueryParam("name")+"</h1>")
+}
+
+func greetEscaped(c echo.Context) error {
+	return c.HTML(200, "<h1>Hello "+html.EscapeString(c.QueryParam("name"))+"</h1>")
+}
+
 func trimSlash(c echo.Context) error {
 	req := c.Request()
 	u := req.URL
@@ -190,6 +198,8 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
         ("handlers.go", 'http.Get(c.Query("url"))', "go-ssrf-request-url", Category.SSRF),
         ("handlers.go", 'c.Redirect(302, c.QueryParam("next"))', "go-open-redirect-request-url",
          Category.OPEN_REDIRECT),
+        ("handlers.go", 'c.HTML(200, "<h1>Hello "+c.QueryParam', "go-xss-unescaped-html",
+         Category.XSS),
         ("handlers.go", "c.Redirect(301, path)", "go-open-redirect-request-url",
          Category.OPEN_REDIRECT),
         ("handlers.go", 'r.Header.Get("Origin"))\n}\n\nfunc allowListed', "go-insecure-config-cors",
@@ -234,6 +244,7 @@ def _line_containing(file: str, marker: str) -> int:
         ("handlers.go", 'exec.Command("tail"'),
         ("handlers.go", "filepath.Base(chi.URLParam"),
         ("handlers.go", "sanitizeURI(path)"),
+        ("handlers.go", "html.EscapeString(c.QueryParam"),
         ("handlers.go", "allowed(r.Header.Get"),
         ("handlers.go", "homeOf(r), http.StatusFound"),
         ("handlers.go", "http.Redirect(w, r, target, http.StatusFound)"),
