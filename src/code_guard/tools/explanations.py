@@ -273,6 +273,50 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Use the async client, or run the call in a thread with `asyncio.to_thread`.",
         "https://docs.python.org/3/library/asyncio-dev.html#running-blocking-code",
     ),
+    # JavaScript/TypeScript and Go rules whose flaw the category's text does not describe.
+    ("semgrep", "js-insecure-deserialization-eval"): Explanation(
+        "The deserialiser evaluates its input as code, so a crafted payload runs on the "
+        "server instead of being read as data.",
+        "Parse data with `JSON.parse` (with a reviver for dates or regexps), never `eval` or "
+        "`new Function`.",
+        "https://cwe.mitre.org/data/definitions/502.html",
+    ),
+    ("semgrep", "js-weak-crypto-pbkdf2-low-iterations"): Explanation(
+        "With few PBKDF2 iterations a stolen password hash is cheap to brute-force.",
+        "Use at least 600,000 iterations with SHA-256 (OWASP), or scrypt or argon2.",
+        _OWASP + "Password_Storage_Cheat_Sheet.html#pbkdf2",
+    ),
+    ("semgrep", "go-weak-crypto-pbkdf2-low-iterations"): Explanation(
+        "With few PBKDF2 iterations a stolen password hash is cheap to brute-force.",
+        "Use at least 600,000 iterations with SHA-256 (OWASP), or argon2id.",
+        _OWASP + "Password_Storage_Cheat_Sheet.html#pbkdf2",
+    ),
+    ("semgrep", "js-xss-url-attribute-unchecked"): Explanation(
+        "HTML-escaping keeps a URL inside its attribute, but a `javascript:` URL in an href "
+        "still runs script when the link is followed.",
+        "Allow only `http:`, `https:` or relative URLs (parse with `new URL` and check "
+        "`protocol`) before writing the link.",
+        _OWASP + "Cross_Site_Scripting_Prevention_Cheat_Sheet.html",
+    ),
+    ("semgrep", "go-hardcoded-secret-default-credential"): Explanation(
+        "An account created with a built-in password or hash can be logged into by anyone "
+        "who has read the code or the docs.",
+        "Generate a random one-time password at setup, show it once, and require a change at "
+        "first login.",
+        "https://cwe.mitre.org/data/definitions/798.html",
+    ),
+    ("semgrep", "js-insecure-config-cors-reflected-origin"): Explanation(
+        "Echoing the request's Origin trusts every site, so any page the user visits can "
+        "read responses meant for them.",
+        "Compare the Origin with a fixed list of allowed origins and send it back only then.",
+        _OWASP + "HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing",
+    ),
+    ("semgrep", "go-insecure-config-cors"): Explanation(
+        "Trusting every origin (or echoing the Origin) while allowing credentials lets any "
+        "site act as the signed-in user.",
+        "List the allowed origins explicitly, or drop credentials for a public API.",
+        _OWASP + "HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing",
+    ),
 }
 
 

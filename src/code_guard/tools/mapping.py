@@ -213,6 +213,20 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "js-memory-leak-per-request-listener": RuleInfo(C.MEMORY_LEAK, S.MEDIUM, _LOW, "CWE-401"),
     "js-n-plus-one-await-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
     "js-blocking-io-sync-fs-in-handler": RuleInfo(C.BLOCKING_IO, S.MEDIUM, _HIGH),
+    "js-insecure-deserialization-eval": RuleInfo(
+        C.INSECURE_DESERIALIZATION, S.HIGH, _MED, "CWE-502"
+    ),
+    "js-weak-crypto-pbkdf2-low-iterations": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _HIGH, "CWE-916"),
+    "js-weak-crypto-math-random-bytes": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    "js-xss-html-template-property": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "js-xss-url-attribute-unchecked": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "js-xss-jquery-html-string": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    # a full flow from the page URL to an HTML sink
+    "js-xss-dom-source": RuleInfo(C.XSS, S.HIGH, _HIGH, "CWE-79"),
+    "js-open-redirect-dom-source": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _HIGH, "CWE-601"),
+    "js-insecure-config-cors-reflected-origin": RuleInfo(
+        C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-942"
+    ),
     "go-sql-injection-formatted-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
     "go-command-injection-shell": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
     "go-path-traversal-request-path": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
@@ -231,6 +245,17 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-inefficient-loop-string-concat": RuleInfo(C.INEFFICIENT_LOOP, S.LOW, _MED),
     "go-n-plus-one-query-in-loop": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, _MED),
     "go-naming-underscore": RuleInfo(C.NAMING, S.INFO, _MED),
+    "go-sql-injection-builder-concat": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    # full flows from request data to the sink
+    "go-sql-injection-request-taint": RuleInfo(C.SQL_INJECTION, S.HIGH, _HIGH, "CWE-89"),
+    "go-command-injection-request-taint": RuleInfo(
+        C.COMMAND_INJECTION, S.CRITICAL, _HIGH, "CWE-78"
+    ),
+    "go-hardcoded-secret-default-credential": RuleInfo(
+        C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"
+    ),
+    "go-weak-crypto-pbkdf2-low-iterations": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _HIGH, "CWE-916"),
+    "go-insecure-config-cors": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-942"),
     # Python: request data reaching a sink within a function (semgrep-core's taint mode).
     "py-sql-injection-taint": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
     "py-command-injection-taint": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
