@@ -22,6 +22,7 @@ import os
 import pickle
 import re
 import ssl
+import subprocess
 
 import jwt
 import yaml
@@ -218,6 +219,39 @@ def fill(target, source, i):
     target[i] = source[i]
     target[i] = source[i]
     target[i + 1] = source[i]
+
+
+@app.route("/tool")
+def tool():
+    subprocess.run(request.args["tool"] + " --version")
+    subprocess.run([request.args["tool"], "--version"])
+    subprocess.run(["git", "log", request.args["ref"]])
+    subprocess.run([TOOLS[request.args["tool"]], "--version"])
+    return "ok"
+
+
+@app.route("/dispatch")
+def dispatch():
+    handler = globals().get(request.args["action"])
+    known = HANDLERS.get(request.args["action"])
+    return handler() + known()
+
+
+def calculate(expression, name):
+    built = eval(f"compute({expression})")
+    fixed = eval("compute(1)")
+    return built, fixed
+
+
+def session_cookie(headers, name, data):
+    plain = "%s=%s; path=/" % (name, data)
+    headers.append("Set-Cookie", plain)
+    flagged = "%s=%s; path=/; httponly; secure; samesite=lax" % (name, data)
+    headers.append("Set-Cookie", flagged)
+
+
+app.config["SECRET_KEY"] = "q8Zr2vLx0pT7"
+app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
 """
 
 
@@ -280,6 +314,18 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
         ('LIMITS = {"cpu": 2', "py-duplicate-dict-key", Category.UNUSED_CODE),
         ("if flag:", "py-identical-branches", Category.UNUSED_CODE),
         ("    target[i] = source[i]", "py-duplicate-assignment", Category.UNUSED_CODE),
+        ('request.args["tool"] + " --version"', "py-command-injection-taint",
+         Category.COMMAND_INJECTION),
+        ('subprocess.run([request.args["tool"], "--version"])', "py-command-injection-taint",
+         Category.COMMAND_INJECTION),
+        ('globals().get(request.args["action"])', "py-code-injection-taint",
+         Category.CODE_INJECTION),
+        ('eval(f"compute({expression})")', "py-code-injection-eval-built-string",
+         Category.CODE_INJECTION),
+        ('plain = "%s=%s; path=/"', "py-insecure-cookie-set-cookie-header",
+         Category.INSECURE_CONFIG),
+        ('app.config["SECRET_KEY"] = "q8Zr2vLx0pT7"', "py-hardcoded-secret-app-config",
+         Category.HARDCODED_SECRET),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -323,6 +369,12 @@ def test_rule_hits_its_snippet(
         "def row_list(path)",
         'SIZES = {"cpu": 2',
         "target[i + 1] = source[i]",
+        'subprocess.run(["git", "log", request.args["ref"]])',
+        'TOOLS[request.args["tool"]]',
+        'HANDLERS.get(request.args["action"])',
+        'eval("compute(1)")',
+        "httponly; secure; samesite=lax",
+        'os.environ["SECRET_KEY"]',
     ],
 )
 def test_safe_look_alike_is_not_flagged(hits: list[ToolHit], marker: str) -> None:

@@ -434,6 +434,25 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Remove the duplicate line, or assign what was intended.",
         cwe_url("CWE-563"),
     ),
+    ("semgrep", "py-code-injection-eval-built-string"): Explanation(
+        "Code built from a value at run time runs whatever that value adds to it.",
+        "Parse the value (`ast.literal_eval`, `json.loads`) or dispatch on a fixed table "
+        "of operations.",
+        cwe_url("CWE-95"),
+    ),
+    ("semgrep", "py-insecure-cookie-set-cookie-header"): Explanation(
+        "Without HttpOnly scripts can read the cookie, and without Secure it travels over "
+        "plain HTTP, so it can be stolen.",
+        "Add `HttpOnly`, `Secure` and `SameSite` to the header, or set the cookie through "
+        "the framework with those flags.",
+        cwe_url("CWE-1004"),
+    ),
+    ("semgrep", "py-hardcoded-secret-app-config"): Explanation(
+        "Anyone with the source can sign sessions and tokens with this key and stays able "
+        "to after it is removed from the code.",
+        "Read the key from the environment or a secret store, and rotate the exposed one.",
+        _OWASP + "Secrets_Management_Cheat_Sheet.html",
+    ),
     ("python-ast", "blocking-in-async"): Explanation(
         "A blocking call inside `async def` stalls every other request on the event loop.",
         "Use the async client, or run the call in a thread with `asyncio.to_thread`.",

@@ -272,6 +272,9 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-xss-django-autoescape-off": RuleInfo(C.XSS, S.HIGH, _HIGH, "CWE-79"),
     "py-xss-safestring-subclass": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
     "py-xss-formatted-html-response": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "py-code-injection-eval-built-string": RuleInfo(C.CODE_INJECTION, S.HIGH, _LOW, "CWE-95"),
+    "py-insecure-cookie-set-cookie-header": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-1004"),
+    "py-hardcoded-secret-app-config": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"),
     # Python: correctness mistakes that change what the code does.
     "py-orm-filter-python-operator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
     "py-constant-condition-string-literal": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
