@@ -251,6 +251,20 @@ def session_cookie(headers, name, data):
 
 
 app.config["SECRET_KEY"] = "q8Zr2vLx0pT7"
+
+
+def page_handler(event, context):
+    body = f"<h1>Hello {event['name']}</h1>"
+    note = f"Hello {event['name']}"
+    print(f"<p>{event['name']}</p>")
+    return {"statusCode": 200, "body": body + note}
+
+
+@app.route("/run/<snippet>/<int:count>")
+def run_snippet(snippet, count):
+    _xxsubinterpreters.run_string(_xxsubinterpreters.create(), snippet)
+    _xxsubinterpreters.run_string(_xxsubinterpreters.create(), "print(1)")
+    return "ok"
 app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
 """
 
@@ -326,6 +340,8 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
          Category.INSECURE_CONFIG),
         ('app.config["SECRET_KEY"] = "q8Zr2vLx0pT7"', "py-hardcoded-secret-app-config",
          Category.HARDCODED_SECRET),
+        ("<h1>Hello {event['name']}</h1>", "py-xss-taint", Category.XSS),
+        ("create(), snippet)", "py-code-injection-taint", Category.CODE_INJECTION),
     ],
 )  # fmt: skip
 def test_rule_hits_its_snippet(
@@ -375,6 +391,9 @@ def test_rule_hits_its_snippet(
         'eval("compute(1)")',
         "httponly; secure; samesite=lax",
         'os.environ["SECRET_KEY"]',
+        "note = f\"Hello {event['name']}\"",
+        "print(f\"<p>{event['name']}</p>\")",
+        '"print(1)"',
     ],
 )
 def test_safe_look_alike_is_not_flagged(hits: list[ToolHit], marker: str) -> None:
