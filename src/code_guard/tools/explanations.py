@@ -382,24 +382,18 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Use `and_()`, `or_()`, `not_()`, `==`, `.is_()` or `.in_()`.",
         "https://docs.sqlalchemy.org/en/20/core/operators.html",
     ),
-    ("semgrep", "py-constant-condition-string-literal"): Explanation(
+    ("python-correctness", "constant-condition"): Explanation(
         "A non-empty string is always true, so the branch runs whatever the other operand "
         "says.",
         "Compare each value, e.g. `x in ('a', 'b')`.",
         cwe_url("CWE-570"),
     ),
-    ("semgrep", "py-is-not-precedence"): Explanation(
+    ("python-correctness", "is-not-precedence"): Explanation(
         "`x is (not y)` compares x with a boolean, which is almost never what was meant.",
         "Write `x is not y`.",
         "https://docs.python.org/3/reference/expressions.html#is-not",
     ),
-    ("semgrep", "py-implicit-string-concatenation-in-collection"): Explanation(
-        "Adjacent string literals are joined, so the collection silently has one item "
-        "fewer than it reads.",
-        "Add the missing comma, or wrap a deliberate continuation in parentheses.",
-        _RUFF + "implicit-string-concatenation-in-collection-literal/",
-    ),
-    ("semgrep", "py-dict-modified-while-iterating"): Explanation(
+    ("python-correctness", "dict-modified-while-iterating"): Explanation(
         "Deleting keys while iterating over a dict raises `RuntimeError: dictionary "
         "changed size during iteration`.",
         "Iterate over a copy (`list(d)`) or build a new dict.",
@@ -417,18 +411,18 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Remove the breakpoint before merging.",
         cwe_url("CWE-489"),
     ),
-    ("semgrep", "py-duplicate-dict-key"): Explanation(
+    ("python-correctness", "duplicate-dict-key"): Explanation(
         "A repeated key keeps only its last value, so the first one is silently lost.",
         "Remove the duplicate, or fix the key that was meant.",
         _RUFF + "multi-value-repeated-key-literal/",
     ),
-    ("semgrep", "py-identical-branches"): Explanation(
+    ("python-correctness", "identical-branches"): Explanation(
         "Both branches do the same (or the condition repeats an earlier one), so one of "
         "them is likely a copy-paste slip.",
         "Make the branches differ as intended, or drop the test.",
         cwe_url("CWE-561"),
     ),
-    ("semgrep", "py-duplicate-assignment"): Explanation(
+    ("python-correctness", "duplicate-assignment"): Explanation(
         "Assigning the same value twice in a row is a leftover copy, or hides the "
         "assignment that was meant.",
         "Remove the duplicate line, or assign what was intended.",

@@ -185,6 +185,13 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "taint-ssrf": RuleInfo(C.SSRF, S.HIGH, 0.6, "CWE-918"),
     "taint-open_redirect": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, 0.6, "CWE-601"),
     "taint-xss": RuleInfo(C.XSS, S.MEDIUM, 0.5, "CWE-79"),
+    # Correctness mistakes (tools/python_correctness.py).
+    "constant-condition": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
+    "is-not-precedence": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
+    "dict-modified-while-iterating": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-664"),
+    "duplicate-dict-key": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-561"),
+    "identical-branches": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-561"),
+    "duplicate-assignment": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-563"),
 }
 
 # Our semgrep rules for JavaScript/TypeScript and Go (tools/rules/*.yml).
@@ -277,15 +284,8 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-hardcoded-secret-app-config": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"),
     # Python: correctness mistakes that change what the code does.
     "py-orm-filter-python-operator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
-    "py-constant-condition-string-literal": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
-    "py-is-not-precedence": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
-    "py-implicit-string-concatenation-in-collection": RuleInfo(C.OTHER, S.LOW, _MED, "CWE-665"),
-    "py-dict-modified-while-iterating": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-664"),
     "py-cached-generator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
     "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
-    "py-duplicate-dict-key": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-561"),
-    "py-identical-branches": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-561"),
-    "py-duplicate-assignment": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-563"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
@@ -295,6 +295,7 @@ TABLES: dict[str, dict[str, RuleInfo | None]] = {
     "python-ast": PYTHON_AST,
     "python-taint": PYTHON_AST,
     "python-settings": PYTHON_AST,
+    "python-correctness": PYTHON_AST,
     "semgrep": SEMGREP,
 }
 
