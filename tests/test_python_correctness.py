@@ -54,6 +54,20 @@ def fill(target, source, i):
     target[i + 1] = source[i]
     counter = 0
     counter = 0
+
+
+COLUMNS = [
+    "id",
+    "name"
+    "email",
+]
+HELP = [
+    "short",
+    ("a long line that goes on "
+     "and on"),
+    '''two
+lines''',
+]
 """
 
 
@@ -82,6 +96,7 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
         ("if flag:", "identical-branches", Category.UNUSED_CODE),
         ("if flag == 1:", "identical-branches", Category.UNUSED_CODE),
         ("    target[i] = source[i]", "duplicate-assignment", Category.UNUSED_CODE),
+        ('    "name"', "implicit-concatenation-in-collection", Category.OTHER),
     ],
 )
 def test_mistake_is_flagged(
@@ -106,6 +121,8 @@ def test_mistake_is_flagged(
         'SIZES = {"cpu": 2',
         "target[i + 1] = source[i]",
         "counter = 0",
+        '("a long line that goes on "',
+        "'''two",
     ],
 )
 def test_correct_look_alike_is_not_flagged(hits: list[ToolHit], marker: str) -> None:

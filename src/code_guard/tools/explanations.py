@@ -447,6 +447,12 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Read the key from the environment or a secret store, and rotate the exposed one.",
         _OWASP + "Secrets_Management_Cheat_Sheet.html",
     ),
+    ("python-correctness", "implicit-concatenation-in-collection"): Explanation(
+        "Adjacent string literals are joined, so the collection silently has one item "
+        "fewer than it reads.",
+        "Add the missing comma, or wrap a deliberate continuation in parentheses.",
+        _RUFF + "implicit-string-concatenation-in-collection-literal/",
+    ),
     ("python-ast", "blocking-in-async"): Explanation(
         "A blocking call inside `async def` stalls every other request on the event loop.",
         "Use the async client, or run the call in a thread with `asyncio.to_thread`.",

@@ -189,6 +189,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "constant-condition": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
     "is-not-precedence": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
     "dict-modified-while-iterating": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-664"),
+    "implicit-concatenation-in-collection": RuleInfo(C.OTHER, S.LOW, _MED, "CWE-665"),
     "duplicate-dict-key": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-561"),
     "identical-branches": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-561"),
     "duplicate-assignment": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-563"),

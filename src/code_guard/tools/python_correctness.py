@@ -2,7 +2,8 @@
 
 Conditions that are constant (a string literal as an operand of ``or``), ``x is (not y)``,
 keys deleted from a dict while iterating over it, a dict literal that repeats a key, an
-``if``/``else`` whose branches are the same, and the same assignment twice in a row. Each
+``if``/``else`` whose branches are the same, the same assignment twice in a row, and a list
+item that is two string literals joined across a line break (a missing comma). Each
 shape has no name semgrep-core could skip a file by, and the AST is parsed here anyway
 (``tools/python_checks.py``), so they cost next to nothing.
 """
@@ -17,7 +18,7 @@ from code_guard.tools.python_ast import Check, PythonChecker, walk
 
 class PythonCorrectnessTool(PythonChecker):
     """Constant conditions, ``is (not ...)``, dicts changed while iterated, repeated dict keys,
-    identical branches and repeated assignments."""
+    identical branches, repeated assignments and missing commas between string items."""
 
     name = "python-correctness"
 
@@ -34,6 +35,8 @@ class PythonCorrectnessTool(PythonChecker):
                 yield from _dict_changed_while_iterating(node)
             elif isinstance(node, ast.Dict):
                 yield from _duplicate_keys(node)
+            elif isinstance(node, ast.List | ast.Set | ast.Tuple):
+                yield from _implicit_concatenation(node)
             if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.For):
                 yield from _duplicate_assignments(node.body)
 
@@ -157,3 +160,34 @@ def _duplicate_assignments(body: list[ast.stmt]) -> Iterator[Check]:
 
 def _dump(body: list[ast.stmt]) -> list[str]:
     return [ast.dump(stmt) for stmt in body]
+
+
+def _implicit_concatenation(node: ast.List | ast.Set | ast.Tuple) -> Iterator[Check]:
+    """A string item spanning more lines than it has line breaks: literals on consecutive
+    lines joined into one, as a missing comma does (a triple-quoted string keeps its line
+    breaks; literals joined on one line cannot be told apart from the tree, and are left)."""
+    columns = [item.col_offset for item in node.elts]
+    for item in node.elts:
+        text = _literal_text(item)
+        if text is None or item.end_lineno is None:
+            continue
+        # A parenthesised continuation starts one column right of its siblings.
+        aligned = columns.count(item.col_offset) > 1
+        if aligned and text.count("\n") < item.end_lineno - item.lineno:
+            yield (
+                "implicit-concatenation-in-collection",
+                item,
+                "Two string literals on consecutive lines are joined into one item, so this "
+                "collection is missing a comma; add it, or wrap a deliberate continuation in "
+                "parentheses.",
+            )
+
+
+def _literal_text(node: ast.expr) -> str | None:
+    """The literal text of a string constant or f-string (fields left out)."""
+    if _is_str(node):
+        assert isinstance(node, ast.Constant)
+        return str(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
+    return None
