@@ -5,6 +5,7 @@ from __future__ import annotations
 from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
 from code_guard.tools.base import Tool
+from code_guard.tools.python_correctness import PythonCorrectnessTool
 from code_guard.tools.ruff import STYLE_RULES, RuffTool
 from code_guard.tools.semgrep import SemgrepTool
 
@@ -28,5 +29,5 @@ class StyleAgent(Agent):
     )
 
     def tools(self) -> tuple[Tool, ...]:
-        """Ruff's style rules for Python, semgrep rules for JS/TS/Go."""
-        return (RuffTool(STYLE_RULES), SemgrepTool(self.categories))
+        """Ruff's style rules and the AST's correctness checks for Python, semgrep rules."""
+        return (RuffTool(STYLE_RULES), PythonCorrectnessTool(), SemgrepTool(self.categories))

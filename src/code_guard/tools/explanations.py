@@ -268,6 +268,191 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "Revoke the key now, then read it from the environment or a secret manager.",
         "https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html",
     ),
+    ("semgrep", "py-insecure-deserialization-taint"): Explanation(
+        "Unpickling (or loading YAML with a full loader) data from a request runs code "
+        "the sender chose.",
+        "Accept JSON or `yaml.safe_load`, or sign the payload and verify the signature "
+        "before loading it.",
+        _OWASP + "Deserialization_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-insecure-deserialization-yaml"): Explanation(
+        "`yaml.unsafe_load` and the full loaders build arbitrary Python objects, so a "
+        "YAML document can run code.",
+        "Use `yaml.safe_load` (or `Loader=yaml.SafeLoader`).",
+        "https://pyyaml.org/wiki/PyYAMLDocumentation",
+    ),
+    ("semgrep", "py-jwt-unverified-signature"): Explanation(
+        "Without a signature check anyone can write a token with any claims (another "
+        "user, an admin role).",
+        "Decode with the key and `algorithms=[...]`, and keep signature verification on.",
+        "https://pyjwt.readthedocs.io/en/stable/usage.html",
+    ),
+    ("semgrep", "py-jwt-none-algorithm"): Explanation(
+        "A token with algorithm `none` carries no signature, so anyone can forge one.",
+        "Sign with a real algorithm (HS256, RS256, EdDSA) and never accept `none` when "
+        "decoding.",
+        cwe_url("CWE-327"),
+    ),
+    ("semgrep", "py-csrf-protection-disabled"): Explanation(
+        "With CSRF protection off, another site can make a logged-in user's browser send "
+        "this request.",
+        "Keep CSRF protection on and send the token with the request; exempt only "
+        "endpoints that use no cookies.",
+        _OWASP + "Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-insecure-cookie-authtkt"): Explanation(
+        "The login cookie can travel over plain HTTP or be read by scripts, where it can "
+        "be stolen.",
+        "Pass `secure=True` and `httponly=True` to the auth ticket helper or policy.",
+        cwe_url("CWE-614"),
+    ),
+    ("semgrep", "py-cors-wildcard-with-credentials"): Explanation(
+        "Any website can call this API with the user's cookies and read the answers.",
+        "List the trusted origins explicitly, or turn credentials off for a public API.",
+        _OWASP + "HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing",
+    ),
+    ("semgrep", "py-cors-origin-regex-prefix-match"): Explanation(
+        "`re.match` only anchors at the start, so a host that merely begins like a "
+        "trusted one passes the check.",
+        "Use `fullmatch` (or end the pattern with `\\Z`) for allow-list patterns.",
+        cwe_url("CWE-625"),
+    ),
+    ("semgrep", "py-ssl-unverified-default-context"): Explanation(
+        "Every HTTPS call of the process then accepts any certificate, so anyone on the "
+        "path can read and change the traffic.",
+        "Keep the default context; point `cafile=` or `verify=` at a CA bundle where a "
+        "private CA is needed.",
+        "https://docs.python.org/3/library/ssl.html#security-considerations",
+    ),
+    ("semgrep", "py-weak-crypto-hashids-secret-key"): Explanation(
+        "Hashids is reversible encoding, and its salt can be recovered from a handful of "
+        "ids, which would leak SECRET_KEY.",
+        "Give Hashids its own salt, unrelated to any secret.",
+        cwe_url("CWE-327"),
+    ),
+    ("semgrep", "py-command-injection-shell-argv"): Explanation(
+        "`sh -c` interprets its argument as a command line, so a value in it can add "
+        "commands.",
+        "Run the program directly with an argument list and no shell, or quote with "
+        "`shlex.quote`.",
+        _OWASP + "OS_Command_Injection_Defense_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-mass-assignment-request-data"): Explanation(
+        "The client can set any model field, including ones it must never control (owner, "
+        "is_staff, price).",
+        "Copy the allowed fields explicitly, or validate through a form or serializer "
+        "with a field list.",
+        _OWASP + "Mass_Assignment_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-sql-injection-query-builder-text"): Explanation(
+        "A query-builder method given raw SQL text runs whatever the formatted value adds "
+        "to it.",
+        "Use column expressions (`Model.col == value`), or `text()` with bound "
+        "parameters.",
+        _OWASP + "SQL_Injection_Prevention_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-code-injection-globals-template-context"): Explanation(
+        "The template can reach every module global (settings, secrets, functions), and "
+        "template injection becomes code execution.",
+        "Pass a dict with only the values the template needs.",
+        cwe_url("CWE-96"),
+    ),
+    ("semgrep", "py-xss-django-autoescape-off"): Explanation(
+        "Every variable every template prints is raw HTML, so one value from a user runs "
+        "script in other users' browsers.",
+        "Keep autoescaping on and mark only vetted values safe.",
+        "https://docs.djangoproject.com/en/stable/ref/templates/language/#automatic-html-escaping",
+    ),
+    ("semgrep", "py-xss-safestring-subclass"): Explanation(
+        "Django never escapes a safe string, so whatever this class holds is rendered as "
+        "raw HTML.",
+        "Escape the content (`format_html`, `escape`) before it is marked safe.",
+        "https://docs.djangoproject.com/en/stable/ref/utils/#module-django.utils.safestring",
+    ),
+    ("semgrep", "py-xss-formatted-html-response"): Explanation(
+        "The response is HTML by default, so a formatted value with markup in it runs as "
+        "script.",
+        "Escape the values (`format_html`, `escape`), render a template, or set "
+        "`content_type='text/plain'`.",
+        _OWASP + "Cross_Site_Scripting_Prevention_Cheat_Sheet.html",
+    ),
+    ("semgrep", "py-orm-filter-python-operator"): Explanation(
+        "Python evaluates `and`, `or`, `not`, `is` and `in` itself, so the query filters "
+        "on a constant and returns the wrong rows.",
+        "Use `and_()`, `or_()`, `not_()`, `==`, `.is_()` or `.in_()`.",
+        "https://docs.sqlalchemy.org/en/20/core/operators.html",
+    ),
+    ("python-correctness", "constant-condition"): Explanation(
+        "A non-empty string is always true, so the branch runs whatever the other operand "
+        "says.",
+        "Compare each value, e.g. `x in ('a', 'b')`.",
+        cwe_url("CWE-570"),
+    ),
+    ("python-correctness", "is-not-precedence"): Explanation(
+        "`x is (not y)` compares x with a boolean, which is almost never what was meant.",
+        "Write `x is not y`.",
+        "https://docs.python.org/3/reference/expressions.html#is-not",
+    ),
+    ("python-correctness", "dict-modified-while-iterating"): Explanation(
+        "Deleting keys while iterating over a dict raises `RuntimeError: dictionary "
+        "changed size during iteration`.",
+        "Iterate over a copy (`list(d)`) or build a new dict.",
+        "https://docs.python.org/3/library/stdtypes.html#dict-views",
+    ),
+    ("semgrep", "py-cached-generator"): Explanation(
+        "The cache keeps the first generator object, which is exhausted after one use, so "
+        "later calls get nothing.",
+        "Cache a list or tuple of the results instead of the generator.",
+        "https://docs.python.org/3/library/functools.html#functools.lru_cache",
+    ),
+    ("semgrep", "py-debugger-left-in"): Explanation(
+        "A breakpoint left in the code stops the process and waits for a console that "
+        "never comes.",
+        "Remove the breakpoint before merging.",
+        cwe_url("CWE-489"),
+    ),
+    ("python-correctness", "duplicate-dict-key"): Explanation(
+        "A repeated key keeps only its last value, so the first one is silently lost.",
+        "Remove the duplicate, or fix the key that was meant.",
+        _RUFF + "multi-value-repeated-key-literal/",
+    ),
+    ("python-correctness", "identical-branches"): Explanation(
+        "Both branches do the same (or the condition repeats an earlier one), so one of "
+        "them is likely a copy-paste slip.",
+        "Make the branches differ as intended, or drop the test.",
+        cwe_url("CWE-561"),
+    ),
+    ("python-correctness", "duplicate-assignment"): Explanation(
+        "Assigning the same value twice in a row is a leftover copy, or hides the "
+        "assignment that was meant.",
+        "Remove the duplicate line, or assign what was intended.",
+        cwe_url("CWE-563"),
+    ),
+    ("semgrep", "py-code-injection-eval-built-string"): Explanation(
+        "Code built from a value at run time runs whatever that value adds to it.",
+        "Parse the value (`ast.literal_eval`, `json.loads`) or dispatch on a fixed table "
+        "of operations.",
+        cwe_url("CWE-95"),
+    ),
+    ("semgrep", "py-insecure-cookie-set-cookie-header"): Explanation(
+        "Without HttpOnly scripts can read the cookie, and without Secure it travels over "
+        "plain HTTP, so it can be stolen.",
+        "Add `HttpOnly`, `Secure` and `SameSite` to the header, or set the cookie through "
+        "the framework with those flags.",
+        cwe_url("CWE-1004"),
+    ),
+    ("semgrep", "py-hardcoded-secret-app-config"): Explanation(
+        "Anyone with the source can sign sessions and tokens with this key and stays able "
+        "to after it is removed from the code.",
+        "Read the key from the environment or a secret store, and rotate the exposed one.",
+        _OWASP + "Secrets_Management_Cheat_Sheet.html",
+    ),
+    ("python-correctness", "implicit-concatenation-in-collection"): Explanation(
+        "Adjacent string literals are joined, so the collection silently has one item "
+        "fewer than it reads.",
+        "Add the missing comma, or wrap a deliberate continuation in parentheses.",
+        _RUFF + "implicit-string-concatenation-in-collection-literal/",
+    ),
     ("python-ast", "blocking-in-async"): Explanation(
         "A blocking call inside `async def` stalls every other request on the event loop.",
         "Use the async client, or run the call in a thread with `asyncio.to_thread`.",

@@ -185,6 +185,14 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "taint-ssrf": RuleInfo(C.SSRF, S.HIGH, 0.6, "CWE-918"),
     "taint-open_redirect": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, 0.6, "CWE-601"),
     "taint-xss": RuleInfo(C.XSS, S.MEDIUM, 0.5, "CWE-79"),
+    # Correctness mistakes (tools/python_correctness.py).
+    "constant-condition": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
+    "is-not-precedence": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
+    "dict-modified-while-iterating": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-664"),
+    "implicit-concatenation-in-collection": RuleInfo(C.OTHER, S.LOW, _MED, "CWE-665"),
+    "duplicate-dict-key": RuleInfo(C.UNUSED_CODE, S.LOW, _HIGH, "CWE-561"),
+    "identical-branches": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-561"),
+    "duplicate-assignment": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-563"),
 }
 
 # Our semgrep rules for JavaScript/TypeScript and Go (tools/rules/*.yml).
@@ -264,6 +272,9 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-ssrf-taint": RuleInfo(C.SSRF, S.HIGH, _MED, "CWE-918"),
     "py-open-redirect-taint": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, _MED, "CWE-601"),
     "py-xss-taint": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "py-insecure-deserialization-taint": RuleInfo(
+        C.INSECURE_DESERIALIZATION, S.CRITICAL, _HIGH, "CWE-502"
+    ),
     # XPath, LDAP and trust-boundary flaws have no category of their own.
     "py-xpath-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-643"),
     "py-ldap-injection-taint": RuleInfo(C.OTHER, S.HIGH, _MED, "CWE-90"),
@@ -273,6 +284,34 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-insecure-transport-cleartext-url": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-319"),
     "py-weak-crypto-hash": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
     "py-weak-crypto-random-secret": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-338"),
+    # Python: insecure calls and settings by their shape.
+    "py-insecure-deserialization-yaml": RuleInfo(
+        C.INSECURE_DESERIALIZATION, S.HIGH, _HIGH, "CWE-502"
+    ),
+    "py-jwt-unverified-signature": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-347"),
+    "py-jwt-none-algorithm": RuleInfo(C.WEAK_CRYPTO, S.HIGH, _HIGH, "CWE-327"),
+    "py-csrf-protection-disabled": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-352"),
+    "py-insecure-cookie-authtkt": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-614"),
+    "py-cors-wildcard-with-credentials": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-942"),
+    "py-cors-origin-regex-prefix-match": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-625"),
+    "py-ssl-unverified-default-context": RuleInfo(C.INSECURE_CONFIG, S.HIGH, _HIGH, "CWE-295"),
+    "py-weak-crypto-hashids-secret-key": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _MED, "CWE-327"),
+    "py-command-injection-shell-argv": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),
+    "py-mass-assignment-request-data": RuleInfo(C.OTHER, S.MEDIUM, _MED, "CWE-915"),
+    "py-sql-injection-query-builder-text": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
+    "py-code-injection-globals-template-context": RuleInfo(
+        C.CODE_INJECTION, S.MEDIUM, _MED, "CWE-96"
+    ),
+    "py-xss-django-autoescape-off": RuleInfo(C.XSS, S.HIGH, _HIGH, "CWE-79"),
+    "py-xss-safestring-subclass": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "py-xss-formatted-html-response": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
+    "py-code-injection-eval-built-string": RuleInfo(C.CODE_INJECTION, S.HIGH, _LOW, "CWE-95"),
+    "py-insecure-cookie-set-cookie-header": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _LOW, "CWE-1004"),
+    "py-hardcoded-secret-app-config": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"),
+    # Python: correctness mistakes that change what the code does.
+    "py-orm-filter-python-operator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
+    "py-cached-generator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
+    "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
@@ -282,6 +321,7 @@ TABLES: dict[str, dict[str, RuleInfo | None]] = {
     "python-ast": PYTHON_AST,
     "python-taint": PYTHON_AST,
     "python-settings": PYTHON_AST,
+    "python-correctness": PYTHON_AST,
     "semgrep": SEMGREP,
 }
 

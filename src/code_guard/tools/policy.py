@@ -40,6 +40,14 @@ _QUIET_RULES: frozenset[tuple[str, str]] = frozenset(
         ("semgrep", "py-ldap-injection-taint"),
         ("semgrep", "py-trust-boundary-session-key"),
         ("semgrep", "py-weak-crypto-random-secret"),
+        ("semgrep", "py-insecure-deserialization-taint"),
+        ("semgrep", "py-xss-formatted-html-response"),
+        # test apps and test clients turn protections off on purpose, and tests read a
+        # token's claims without verifying it
+        ("semgrep", "py-csrf-protection-disabled"),
+        ("semgrep", "py-insecure-cookie-authtkt"),
+        ("semgrep", "py-cors-wildcard-with-credentials"),
+        ("semgrep", "py-jwt-unverified-signature"),
         # tests fetch from fixture servers over plain http on purpose
         ("semgrep", "py-insecure-transport-cleartext-url"),
         # user:password@host URLs in tests are fixtures of URL parsing, not credentials.

@@ -21,10 +21,11 @@ def all_hits(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
 
 def _check(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
     from code_guard.tools.python_ast import PythonAstTool
+    from code_guard.tools.python_correctness import PythonCorrectnessTool
     from code_guard.tools.python_settings import PythonSettingsTool
     from code_guard.tools.python_taint import PythonTaintTool
 
-    checkers = (PythonAstTool(), PythonTaintTool(), PythonSettingsTool())
+    checkers = (PythonAstTool(), PythonTaintTool(), PythonSettingsTool(), PythonCorrectnessTool())
     hits: list[ToolHit] = []
     for path in paths:
         source = (workspace / path).read_text(encoding="utf-8", errors="replace")
