@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import ast
 from abc import abstractmethod
-from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from code_guard.tools.base import Tool, ToolHit, is_python
+from code_guard.tools.python_nodes import walk
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.
 _QUERY_METHODS = frozenset(
@@ -30,21 +30,6 @@ _BLOCKING_CALLS = frozenset(
 )  # fmt: skip
 _GROWING_METHODS = frozenset({"append", "add", "extend", "setdefault", "update", "insert"})
 _SHRINKING_METHODS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
-
-
-def walk(node: ast.AST) -> Iterator[ast.AST]:
-    """``ast.walk``: ``node`` and every node below it, breadth first, in the same order, at
-    about half the cost (no generator per node). The checks walk subtrees again and again."""
-    todo = deque([node])
-    while todo:
-        node = todo.popleft()
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                todo.append(value)
-            elif isinstance(value, list):
-                todo.extend(item for item in value if isinstance(item, ast.AST))
-        yield node
 
 
 def dotted(node: ast.AST) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.tools.base import RunCache, ToolHit
+from code_guard.tools.python_nodes import indexed
 from code_guard.tools.python_parse import parse_python
 
 
@@ -32,8 +33,9 @@ def _check(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         tree = parse_python(source)  # under the parse lock (tools/python_parse.py)
         if tree is None:
             continue
-        for checker in checkers:
-            hits.extend(checker.hits(tree, path))
+        with indexed(tree):
+            for checker in checkers:
+                hits.extend(checker.hits(tree, path))
     return hits
 
 

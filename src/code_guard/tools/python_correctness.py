@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python_ast import Check, PythonChecker, walk
+from code_guard.tools.python_ast import Check, PythonChecker
+from code_guard.tools.python_nodes import walk
 
 
 class PythonCorrectnessTool(PythonChecker):

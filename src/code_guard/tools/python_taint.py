@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python_ast import Check, PythonChecker, dotted, walk
+from code_guard.tools.python_ast import Check, PythonChecker, dotted
+from code_guard.tools.python_nodes import walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
