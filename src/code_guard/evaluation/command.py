@@ -71,8 +71,8 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=_positive_int,
         default=1,
-        help="cases reviewed at once, each in its own process "
-        "(default 1; latency is cleanest at 1)",
+        help="cases reviewed at once: one in this process, the others in N-1 worker "
+        "processes (default 1; latency is cleanest at 1)",
     )
     parser.add_argument(
         "--max-model-failures",

@@ -1,10 +1,14 @@
-"""Review a dataset's cases in worker processes, so ``--jobs N`` uses N cores.
+"""Review a dataset's cases in this process and in worker processes, so ``--jobs N`` uses N
+cores.
 
 Cases as asyncio tasks in one process share one GIL: the analysers that run in Python
 (detect-secrets, the AST checks, matching) serialise, and ``--jobs 2`` is no faster than 1.
-Here each worker process builds its own model client once (behind its own circuit breaker)
-and reviews whole cases with the same ``review_case`` as the in-process path, so results are
-identical; only where the work runs differs.
+Here ``N - 1`` worker processes and this one each build their own model client once (behind
+their own circuit breaker) and review whole cases with the same ``review_case`` as the
+in-process path, so results are identical; only where the work runs differs. This process
+takes a share because it is ready at once: a worker spends about a second starting (imports,
+then its first Bandit worker), and with two jobs on two cores that second was most of what
+kept ``--jobs 2`` from twice the speed of one.
 
 Workers are started with ``spawn``: a fork of a process that has threads (asyncio's executor,
 litellm's clients) can deadlock, and spawn behaves the same on every platform.
@@ -14,9 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from code_guard.evaluation.breaker import CircuitBreaker
 from code_guard.evaluation.runner import (
@@ -31,6 +39,8 @@ from code_guard.evaluation.schema import CaseResult
 from code_guard.model_client import make_llm
 from code_guard.options import ReviewOptions
 
+T = TypeVar("T")
+R = TypeVar("R")
 # One per worker process, set by ``_start_worker``.
 _WORKER: _Worker | None = None
 
@@ -82,34 +92,121 @@ def review_in_processes(
     on_result: ProgressFn | None = None,
     reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> tuple[CaseResult, ...]:
-    """Review ``files`` in ``jobs`` worker processes, each with its own ``reviewer``; results
-    keep the files' order.
+    """Review ``files`` ``jobs`` at a time: here and in ``jobs - 1`` worker processes, each
+    with its own ``reviewer``; results keep the files' order.
 
-    ``on_result`` is called in this process as each case finishes. When a worker's model
-    breaker opens, pending cases are cancelled and ``EvalStopped`` is raised.
+    This process reviews cases too: it has everything imported and warmed up already, and it
+    starts at once, while the workers are still starting (about a second each). ``on_result``
+    is called in this process as each case finishes. When a model breaker opens, here or in
+    a worker, no further case is started and ``EvalStopped`` is raised.
     """
-    results: dict[int, CaseResult] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=min(jobs, max(len(files), 1)),
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(options, tolerance, max_model_failures, reviewer),
-    ) as pool:
-        # Largest case files first, so no big review is left running alone at the end.
-        order = sorted(range(len(files)), key=lambda i: -_size(files[i]))
-        pending: dict[Future[tuple[CaseResult, str | None]], int] = {
-            pool.submit(_review_in_worker, files[index]): index for index in order
-        }
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = pending.pop(future)
-                result, stop = future.result()
-                results[index] = result
-                if on_result is not None:
-                    on_result(len(results), len(files), result)
-                if stop is not None:
-                    pool.shutdown(wait=True, cancel_futures=True)
-                    raise EvalStopped(stop)
-    return tuple(results[i] for i in range(len(files)))
+    # Largest case files first, so no big review is left running alone at the end.
+    ordered = sorted(files, key=lambda path: -_size(path))
+    results: dict[Path, CaseResult] = {}
+    stop: list[str] = []
+
+    def record(path: Path, outcome: tuple[CaseResult, str | None]) -> bool:
+        result, reason = outcome
+        results[path] = result
+        if on_result is not None:
+            on_result(len(results), len(files), result)
+        if reason is not None:
+            stop.append(reason)
+        return reason is None
+
+    here = _Worker(options, tolerance, max_model_failures, reviewer)
+    workers = min(jobs, len(files)) - 1
+    if workers < 1:
+        share_work(ordered, here.run, None, _review_in_worker, record)
+    else:
+        with ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(options, tolerance, max_model_failures, reviewer),
+        ) as pool:
+            share_work(ordered, here.run, pool, _review_in_worker, record, workers=workers)
+    if stop:
+        raise EvalStopped(stop[0])
+    return tuple(results[path] for path in files)
+
+
+def share_work(
+    items: Sequence[T],
+    here: Callable[[T], R],
+    pool: Executor | None,
+    there: Callable[[T], R],
+    record: Callable[[T, R], bool],
+    *,
+    workers: int = 1,
+) -> None:
+    """Work through ``items`` in order: ``here`` in this thread, and ``there`` in ``pool``,
+    keeping one item in flight for each of its ``workers``. Whoever is free takes the next
+    item, so neither side waits while work is left.
+
+    ``record(item, result)`` is called in this thread for every result; when it returns
+    False, no further item is started, and the items in flight are finished and recorded.
+    An exception from either side stops the work the same way, then propagates.
+    """
+    todo = deque(items)
+    lock = threading.Lock()
+    # Results from the pool, an exception, or None when a feeding thread has ended.
+    finished: queue.SimpleQueue[tuple[T, R] | BaseException | None] = queue.SimpleQueue()
+    failures: list[BaseException] = []
+
+    def take() -> T | None:
+        with lock:
+            return todo.popleft() if todo else None
+
+    def halt() -> None:
+        with lock:
+            todo.clear()
+
+    def feed(pool: Executor) -> None:
+        # One item at a time per worker: items queued in the pool would be out of this
+        # thread's reach at the end of the run, while it idles.
+        try:
+            while (item := take()) is not None:
+                finished.put((item, pool.submit(there, item).result()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the recording thread
+            halt()  # at once: this thread may be busy with an item of its own
+            finished.put(exc)
+        finally:
+            finished.put(None)
+
+    def handle(got: tuple[T, R] | BaseException) -> None:
+        if isinstance(got, BaseException):
+            failures.append(got)
+            halt()
+        elif not record(*got):
+            halt()
+
+    feeders = [threading.Thread(target=feed, args=(pool,)) for _ in range(workers)] if pool else []
+    for thread in feeders:
+        thread.start()
+    running = len(feeders)
+    try:
+        while (item := take()) is not None:
+            if not record(item, here(item)):
+                halt()
+            while not finished.empty():
+                got = finished.get()
+                if got is None:
+                    running -= 1
+                else:
+                    handle(got)
+    except BaseException:
+        halt()
+        raise
+    finally:
+        # Whatever happened here, the items in flight in the pool finish and are recorded.
+        while running:
+            got = finished.get()
+            if got is None:
+                running -= 1
+            else:
+                handle(got)
+        for thread in feeders:
+            thread.join()
+    if failures:
+        raise failures[0]
