@@ -23,6 +23,7 @@ from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
+from code_guard.tools.warm import close_warm_pools
 
 PY = [
     "import json",
@@ -76,6 +77,7 @@ def main() -> None:
     cpu_before = cpu_seconds()
     review = review_sync(ReviewRequest(change=change), ReviewOptions(offline=True))
     seconds = time.perf_counter() - started
+    close_warm_pools()  # ends the Bandit worker, so its CPU time and memory count below
     cpu = cpu_seconds() - cpu_before
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

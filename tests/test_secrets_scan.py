@@ -1,17 +1,22 @@
 """The secret scan: narrowing to the lines a plugin may flag finds what the whole scan finds,
-and the scan in its own process finds what the scan in this one does."""
+the token-format pass finds what it finds on every line, no string an entropy plugin would
+flag is passed over, and the scan in its own process finds what the scan in this one does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from detect_secrets.core.scan import scan_line
 from detect_secrets.core.secrets_collection import SecretsCollection
-from detect_secrets.settings import default_settings
+from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
+from detect_secrets.settings import default_settings, get_plugins, transient_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from code_guard.tools import secrets as secrets_tool
 from code_guard.tools.secrets import SecretsTool
-from code_guard.tools.secrets_scan import _line_test, _narrowed
+from code_guard.tools.secrets_scan import _line_test, _narrowed, _token_plugins, scan
 
 _SECRET_LINES = [
     'password = "hunter2-Very-Secret!"',
@@ -39,7 +44,7 @@ def test_narrowing_keeps_every_line_a_plugin_flags(tmp_path: Path) -> None:
     lines = _filler(30) + _SECRET_LINES[:3] + _filler(40) + _SECRET_LINES[3:] + _filler(20)
     (tmp_path / "whole.py").write_text("".join(f"{line}\n" for line in lines))
     with default_settings():
-        narrow = _narrowed(list(enumerate(lines, start=1)), _line_test())
+        narrow = _narrowed(list(enumerate(lines, start=1)), _line_test(), set())
     assert len(narrow) < len(lines)
     (tmp_path / "narrow.py").write_text("".join(f"{line}\n" for _, line in narrow))
     numbers = [n for n, _ in narrow]
@@ -60,3 +65,45 @@ def test_the_scan_apart_finds_what_the_scan_here_finds(
     here = SecretsTool().run_focused(tmp_path, ["app.py"], focus)
     assert sorted(map(repr, apart)) == sorted(map(repr, here))
     assert {h.rule for h in here} >= {"AWS Access Key", "GitHub Token", "Secret Keyword"}
+
+
+def test_the_token_pass_finds_what_it_finds_on_every_line() -> None:
+    lines = [
+        *_filler(10),
+        *_SECRET_LINES,
+        'KEY = os.getenv("K", "AKIAIOSFODNN7EXAMPLE")   ',  # trailing blanks
+        'headers = {"Authorization": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}\t',
+        *_filler(10),
+    ]
+    numbered = list(enumerate(lines, start=1))
+    found = set(scan({"app.py": numbered}))
+    plugins = [{"name": name} for name in _token_plugins()]
+    with transient_settings({"plugins_used": plugins}):
+        every_line = {
+            ("app.py", number, secret.type)
+            for number, line in numbered
+            for secret in scan_line(line)
+        }
+    assert every_line
+    assert every_line <= found
+
+
+_ALPHABETS = st.sampled_from(
+    ["0123456789abcdef", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_no_string_an_entropy_plugin_flags_is_passed_over(data: st.DataObject) -> None:
+    alphabet = data.draw(_ALPHABETS)
+    value = data.draw(st.text(alphabet, min_size=1, max_size=40))
+    line = f'value = "{value}"'
+    with default_settings():
+        may_hold = _line_test()
+        flagged = any(
+            plugin.calculate_shannon_entropy(value) > plugin.entropy_limit
+            for plugin in get_plugins()
+            if isinstance(plugin, HighEntropyStringsPlugin) and plugin.regex.search(line)
+        )
+        assert may_hold(line) or not flagged

@@ -18,6 +18,7 @@ can parse is scanned whole, since the transformed lines are not the file's lines
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import tempfile
@@ -48,19 +49,23 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
     """
     from detect_secrets.core.scan import scan_line
     from detect_secrets.core.secrets_collection import SecretsCollection
-    from detect_secrets.settings import default_settings, transient_settings
+    from detect_secrets.settings import default_settings, get_plugins, transient_settings
 
     found: dict[Hit, None] = {}
+    # The lines the first pass's test let through: the second pass's plugins are among the
+    # first pass's, so no other line can hold what they look for.
+    flagged: dict[str, set[int]] = {}
     with tempfile.TemporaryDirectory(prefix="code-guard-secrets-") as tmp:
         scratch = Path(tmp)
         with default_settings():
             may_hold = _line_test()
+            first_pass = {type(plugin).__name__ for plugin in get_plugins()}
             collection = SecretsCollection(root=str(scratch))
             numbers: dict[str, list[int]] = {}
             for path, every in lines.items():
                 target = scratch / path
                 target.parent.mkdir(parents=True, exist_ok=True)
-                numbered = _narrowest(target, every, may_hold)
+                numbered = _narrowest(target, every, may_hold, flagged.setdefault(path, set()))
                 numbers[path] = [n for n, _ in numbered]
                 collection.scan_file(path)
             for filename, secrets in collection.data.items():
@@ -70,10 +75,15 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
                         found[(path, numbers[path][secret.line_number - 1], secret.type)] = None
         # The second pass looks for token formats only: the guessing detectors already ran
         # above, and they cost more than all the token formats together.
-        with transient_settings({"plugins_used": [{"name": n} for n in _token_plugins()]}):
+        tokens = _token_plugins()
+        narrowed = set(tokens) <= first_pass
+        with transient_settings({"plugins_used": [{"name": n} for n in tokens]}):
             may_hold = _line_test()
             for path, numbered in lines.items():
                 for number, line in numbered:
+                    # The first pass tested the line without trailing blanks.
+                    if narrowed and number not in flagged[path] and line == line.rstrip():
+                        continue
                     if line.strip() and may_hold(line):
                         for secret in scan_line(line):
                             found[(path, number, secret.type)] = None
@@ -85,11 +95,12 @@ def _write(target: Path, numbered: Sequence[tuple[int, str]]) -> None:
 
 
 def _narrowest(
-    target: Path, numbered: Sequence[tuple[int, str]], may_hold: LineTest
+    target: Path, numbered: Sequence[tuple[int, str]], may_hold: LineTest, flagged: set[int]
 ) -> Sequence[tuple[int, str]]:
     """Write the lines to scan at ``target`` and return them: the narrowed lines, or all of
-    them when a transformer would read either version as structured data."""
-    narrow = _narrowed(numbered, may_hold)
+    them when a transformer would read either version as structured data. The numbers of the
+    lines ``may_hold`` let through are added to ``flagged``."""
+    narrow = _narrowed(numbered, may_hold, flagged)
     if len(narrow) < len(numbered):
         _write(target, narrow)
         if not _transformed(target):
@@ -119,10 +130,15 @@ def _line_test() -> LineTest:
     keyworded: list[re.Pattern[str]] = []
     words = "|".join(DENYLIST)
     keyword = re.compile(words, re.IGNORECASE)
-    entropy: list[HighEntropyStringsPlugin] = []
+    # Each entropy plugin, its limit, and the length up to which no string can pass it.
+    entropy: list[tuple[HighEntropyStringsPlugin, float, int]] = []
     for plugin in get_plugins():
         if isinstance(plugin, HighEntropyStringsPlugin):
-            entropy.append(plugin)  # a quoted string of its alphabet, above its entropy limit
+            # A quoted string of its alphabet, above its entropy limit. A string of n
+            # characters has an entropy of at most log2(n), so one of up to 2**limit
+            # characters cannot pass; one fewer, in case rounding lifts log2(n) above it.
+            limit = plugin.entropy_limit
+            entropy.append((plugin, limit, max(math.ceil(2**limit) - 2, 0)))
         elif isinstance(plugin, KeywordDetector):
             for table in (*REGEX_BY_FILETYPE.values(), QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP):
                 for pattern in table:
@@ -142,8 +158,8 @@ def _line_test() -> LineTest:
         if keyword.search(line) and any(p.search(line) for p in after_keyword):
             return True
         return any(
-            plugin.calculate_shannon_entropy(match[1]) > plugin.entropy_limit
-            for plugin in entropy
+            len(match[1]) > shortest and plugin.calculate_shannon_entropy(match[1]) > limit
+            for plugin, limit, shortest in entropy
             for match in plugin.regex.findall(line)
         )
 
@@ -168,11 +184,15 @@ def _combined(patterns: Iterable[re.Pattern[str]]) -> list[re.Pattern[str]]:
     return apart
 
 
-def _narrowed(numbered: Sequence[tuple[int, str]], may_hold: LineTest) -> list[tuple[int, str]]:
-    """The lines a plugin may flag, with the context their filters read around them."""
+def _narrowed(
+    numbered: Sequence[tuple[int, str]], may_hold: LineTest, flagged: set[int]
+) -> list[tuple[int, str]]:
+    """The lines a plugin may flag, with the context their filters read around them; the
+    numbers of the lines themselves are added to ``flagged``."""
     keep = [False] * len(numbered)
-    for index, (_, line) in enumerate(numbered):
+    for index, (number, line) in enumerate(numbered):
         if may_hold(line.rstrip()):
+            flagged.add(number)
             for near in range(max(index - _CONTEXT, 0), min(index + _CONTEXT + 1, len(keep))):
                 keep[near] = True
     return [pair for pair, kept in zip(numbered, keep, strict=True) if kept]

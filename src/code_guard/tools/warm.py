@@ -14,6 +14,7 @@ import atexit
 import json
 import subprocess
 import threading
+import weakref
 from collections.abc import Sequence
 from typing import IO
 
@@ -94,6 +95,14 @@ class _Worker:
             self.proc.stdout.close()
 
 
+def close_warm_pools() -> None:
+    """End the idle workers of every pool, so the next request starts afresh: what a one-shot
+    review pays, and what benchmarks of one must measure (an ended worker's CPU time then
+    counts among this process's children)."""
+    for pool in list(_POOLS):
+        pool.close()
+
+
 class WarmPool:
     """Worker processes started from ``argv`` on demand and reused: a request takes an idle
     worker or starts one, so concurrent requests each get their own process. At most
@@ -106,6 +115,7 @@ class WarmPool:
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         atexit.register(self.close)
+        _POOLS.add(self)
 
     def ask(self, request: JsonObject) -> JsonObject:
         """The answer of one worker to ``request``, within the review's time budget."""
@@ -131,3 +141,6 @@ class WarmPool:
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.close()
+
+
+_POOLS: weakref.WeakSet[WarmPool] = weakref.WeakSet()
