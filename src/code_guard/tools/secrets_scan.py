@@ -17,6 +17,7 @@ can parse is scanned whole, since the transformed lines are not the file's lines
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -90,8 +91,21 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
     return list(found)
 
 
+def _text(numbered: Sequence[tuple[int, str]]) -> str:
+    return "".join(line + "\n" for _, line in numbered)
+
+
 def _write(target: Path, numbered: Sequence[tuple[int, str]]) -> None:
-    target.write_text("".join(line + "\n" for _, line in numbered), encoding="utf-8")
+    target.write_text(_text(numbered), encoding="utf-8")
+
+
+class _NamedText(io.StringIO):
+    """Text read as from a file named ``name``: what detect-secrets' transformers read, with
+    the universal newlines of a file opened for reading, and no file to write first."""
+
+    def __init__(self, text: str, name: str) -> None:
+        super().__init__(text, newline=None)
+        self.name = name
 
 
 def _narrowest(
@@ -101,13 +115,13 @@ def _narrowest(
     them when a transformer would read either version as structured data. The numbers of the
     lines ``may_hold`` let through are added to ``flagged``."""
     narrow = _narrowed(numbered, may_hold, flagged)
-    if len(narrow) < len(numbered):
+    if (
+        len(narrow) < len(numbered)
+        and not _transformed(target, _text(narrow))
+        and not _transformed(target, _text(numbered))
+    ):
         _write(target, narrow)
-        if not _transformed(target):
-            _write(target, numbered)
-            if not _transformed(target):
-                _write(target, narrow)
-                return narrow
+        return narrow
     _write(target, numbered)
     return numbered
 
@@ -198,16 +212,16 @@ def _narrowed(
     return [pair for pair, kept in zip(numbered, keep, strict=True) if kept]
 
 
-def _transformed(target: Path) -> bool:
-    """True when one of detect-secrets' transformers would read ``target`` as structured
-    data (YAML, or INI-like config) instead of as lines."""
+def _transformed(target: Path, text: str) -> bool:
+    """True when one of detect-secrets' transformers would read ``text``, as the content of
+    ``target``, as structured data (YAML, or INI-like config) instead of as lines."""
     from detect_secrets.transformers import get_transformers
     from detect_secrets.transformers.base import BaseTransformer
     from detect_secrets.transformers.exceptions import ParsingError
     from detect_secrets.types import NamedIO
 
     transformers: Iterable[BaseTransformer] = get_transformers()
-    with target.open(encoding="utf-8") as handle:
+    with _NamedText(text, str(target)) as handle:
         for transformer in transformers:
             if not transformer.should_parse_file(str(target)):
                 continue
