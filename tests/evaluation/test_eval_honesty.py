@@ -138,13 +138,15 @@ def test_eval_over_a_dead_model_stops_early(
     assert len(dead.calls) == 3
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_cli_eval_against_an_unreachable_server_stops_with_one_line(
     write_case: WriteCase, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, jobs: int,
 ) -> None:
+    # The variables reach the worker process that ``--jobs 2`` starts, too.
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    for index in range(5):
+    for index in range(8):
         write_case(f"case{index}", [(3, SQL)])
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
@@ -155,17 +157,18 @@ def test_cli_eval_against_an_unreachable_server_stops_with_one_line(
         [
             "eval", "--dataset", str(tmp_path / "cases"), "--output", str(tmp_path / "r.json"),
             "--model", "openai/local", "--api-base", f"http://127.0.0.1:{port}/v1",
-            "--config", str(config), "--max-model-failures", "2",
+            "--config", str(config), "--max-model-failures", "2", "--jobs", str(jobs),
         ]
     )  # fmt: skip
     err = capsys.readouterr().err
     assert code == 2
+    assert "Traceback" not in err
     errors = [line for line in err.splitlines() if line.startswith("code-guard: error:")]
     assert len(errors) == 1
     # The three agents of the first case fail concurrently, so the count may pass the limit.
     assert re.search(r"stopped after [23] consecutive model failures", errors[0])
-    # The run stopped after the first case instead of trying all five.
-    assert err.count("[") <= 2
+    # The run stopped after each job's first case instead of trying all eight.
+    assert err.count("[") <= 2 * jobs
 
 
 def test_process_workers_give_the_same_results_as_one_process() -> None:
