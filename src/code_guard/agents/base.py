@@ -41,7 +41,7 @@ from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
 from code_guard.tools.base import Tool, ToolHit, in_tool_thread
 from code_guard.tools.fixes import rewrite
-from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
+from code_guard.tools.mapping import UNPARSABLE_RULE, hit_finding, lookup
 from code_guard.tools.placeholders import is_test_path
 from code_guard.tools.policy import quiet_in_tests
 from code_guard.tools.suppressions import suppression
@@ -218,21 +218,13 @@ class Agent(ABC):
             return None  # the project's own suppression, or one that may silence this
         # A deterministic rewrite is for exactly the one flagged line, never a wider range.
         fix = rewrite(hit.tool, hit.rule, anchor) if hit.end_line <= hit.line else None
-        return Finding(
-            agent=self.name,
-            file_path=hit.file_path,
-            line_start=hit.line,
-            line_end=max(hit.end_line, hit.line),
-            severity=info.severity,
-            category=info.category,
-            title=_title(hit.message),
-            description=f"{hit.message} ({hit.tool} {hit.rule})",
+        return hit_finding(
+            self.name,
+            hit,
+            info,
+            anchor,
             suggested_fix=fix,
             fix_lines=(hit.line, hit.line) if fix is not None else None,
-            cwe_id=info.cwe,
-            confidence=info.confidence,
-            sources=(f"{hit.tool}:{hit.rule}",),
-            anchor_text=anchor.strip(),
             suppressed_in_pr=suppressed,
         )
 
@@ -387,11 +379,6 @@ class Agent(ABC):
             sources=("model",),
             anchor_text=file.added[line].strip(),
         )
-
-
-def _title(message: str) -> str:
-    first = message.strip().split("\n", 1)[0]
-    return (first[:197] + "...") if len(first) > 200 else (first or "Issue")
 
 
 def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:

@@ -24,7 +24,7 @@ from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
 from code_guard.tools.bandit import BanditTool
 from code_guard.tools.base import ToolHit, in_tool_thread
-from code_guard.tools.mapping import UNMAPPED, lookup
+from code_guard.tools.mapping import UNMAPPED, hit_finding, lookup
 from code_guard.workspace import materialize
 
 # The mode recorded in results.json (as the static-only reason) and shown in the report.
@@ -86,21 +86,7 @@ def to_finding(hit: ToolHit, request: ReviewRequest, added_lines_only: bool) -> 
     info = lookup(hit.tool, hit.rule) or UNMAPPED
     lines = request.lines_of(hit.file_path)
     anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
-    first = hit.message.strip().split("\n", 1)[0]
-    return Finding(
-        agent=AgentName.SECURITY,
-        file_path=hit.file_path,
-        line_start=hit.line,
-        line_end=max(hit.end_line, hit.line),
-        severity=info.severity,
-        category=info.category,
-        title=first[:200] or f"{hit.tool} {hit.rule}",
-        description=f"{hit.message} ({hit.tool} {hit.rule})"[:4000],
-        cwe_id=info.cwe,
-        confidence=info.confidence,
-        sources=(f"{hit.tool}:{hit.rule}",),
-        anchor_text=anchor.strip(),
-    )
+    return hit_finding(AgentName.SECURITY, hit, info, anchor)
 
 
 def _review(findings: Sequence[Finding], status: AgentStatus, paths: Sequence[str]) -> Review:

@@ -174,38 +174,35 @@ def share_work(
         finally:
             finished.put(None)
 
-    def handle(got: tuple[T, R] | BaseException) -> None:
-        if isinstance(got, BaseException):
+    feeders = [threading.Thread(target=feed, args=(pool,)) for _ in range(workers)] if pool else []
+    for thread in feeders:
+        thread.start()
+    running = len(feeders)
+
+    def receive() -> None:
+        nonlocal running
+        got = finished.get()
+        if got is None:
+            running -= 1
+        elif isinstance(got, BaseException):
             failures.append(got)
             halt()
         elif not record(*got):
             halt()
 
-    feeders = [threading.Thread(target=feed, args=(pool,)) for _ in range(workers)] if pool else []
-    for thread in feeders:
-        thread.start()
-    running = len(feeders)
     try:
         while (item := take()) is not None:
             if not record(item, here(item)):
                 halt()
             while not finished.empty():
-                got = finished.get()
-                if got is None:
-                    running -= 1
-                else:
-                    handle(got)
+                receive()
     except BaseException:
         halt()
         raise
     finally:
         # Whatever happened here, the items in flight in the pool finish and are recorded.
         while running:
-            got = finished.get()
-            if got is None:
-                running -= 1
-            else:
-                handle(got)
+            receive()
         for thread in feeders:
             thread.join()
     if failures:

@@ -9,9 +9,14 @@ version can never make a finding vanish silently.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from code_guard.models import AgentName, Finding
 from code_guard.models import Category as C
 from code_guard.models import Severity as S
+
+if TYPE_CHECKING:
+    from code_guard.tools.base import ToolHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,3 +347,27 @@ def lookup(tool: str, rule: str) -> RuleInfo | None:
     if prefixes:
         return table[max(prefixes, key=len)]
     return table.get("", UNMAPPED)
+
+
+def hit_finding(
+    agent: AgentName, hit: ToolHit, info: RuleInfo, anchor: str, **more: Any
+) -> Finding:
+    """The finding ``agent`` reports for ``hit``, mapped to ``info``, on source line
+    ``anchor``: the form the agents and Bandit alone share; ``more`` sets further fields
+    (a fix, a suppression)."""
+    first = hit.message.strip().split("\n", 1)[0]
+    return Finding(
+        agent=agent,
+        file_path=hit.file_path,
+        line_start=hit.line,
+        line_end=max(hit.end_line, hit.line),
+        severity=info.severity,
+        category=info.category,
+        title=(first[:197] + "...") if len(first) > 200 else (first or "Issue"),
+        description=f"{hit.message} ({hit.tool} {hit.rule})"[:4000],
+        cwe_id=info.cwe,
+        confidence=info.confidence,
+        sources=(f"{hit.tool}:{hit.rule}",),
+        anchor_text=anchor.strip(),
+        **more,
+    )
