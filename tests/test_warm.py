@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from code_guard.errors import ToolError
+from code_guard.tools import bandit_worker
 from code_guard.tools.bandit import BanditTool, _hit
 from code_guard.tools.base import DEADLINE
 from code_guard.tools.warm import WarmPool
@@ -116,3 +117,20 @@ def test_the_bandit_worker_answers_as_the_command_line_does(tmp_path: Path) -> N
 def test_the_bandit_worker_reports_a_failed_scan_as_a_tool_error(tmp_path: Path) -> None:
     with pytest.raises(ToolError, match="bandit failed"):
         BanditTool().run(tmp_path / "gone", ["a.py"])
+
+
+def test_the_bandit_worker_answers_then_exits_cleanly_at_end_of_input(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("exec(input())\n", encoding="utf-8")
+    request = json.dumps({"cwd": str(tmp_path), "paths": ["a.py"]}) + "\n"
+    done = subprocess.run(  # noqa: S603 - the worker as the pool starts it
+        [sys.executable, "-I", bandit_worker.__file__],
+        input=request * 2,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0
+    assert len(answers) == 2  # every answer is written before the quick exit
+    assert [r["test_id"] for r in answers[1]["results"]] == ["B102"]

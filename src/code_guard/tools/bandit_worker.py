@@ -59,4 +59,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    # Every answer is written and flushed, and nothing else is held: skip the interpreter's
+    # teardown of Bandit's modules, which is most of the time the reviewer waits at close.
+    os._exit(code)
