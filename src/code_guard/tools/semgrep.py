@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
@@ -23,6 +23,7 @@ from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
 from code_guard.tools.mapping import lookup
+from code_guard.tools.match_rewrite import without_match_statements
 
 # semgrep-core language name and bundled rules file, by file suffix.
 _LANGUAGES: dict[str, tuple[str, str]] = {
@@ -89,9 +90,11 @@ class SemgrepTool(Tool):
 _CACHE: RunCache[tuple[str, tuple[str, ...], str]] = RunCache()
 
 
-def _targets(paths: Sequence[str]) -> str:
+def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> str:
     """semgrep-core's ``-targets`` file: one code target per file, with its analyser (the
-    ``targets`` type of semgrep's ``semgrep_output_v1`` interface)."""
+    ``targets`` type of semgrep's ``semgrep_output_v1`` interface); a file with a copy in
+    ``copies`` is read from the copy."""
+    copies = copies or {}
     return json.dumps(
         [
             "Targets",
@@ -99,7 +102,7 @@ def _targets(paths: Sequence[str]) -> str:
                 [
                     "CodeTarget",
                     {
-                        "path": {"fpath": path, "ppath": "/" + path},
+                        "path": {"fpath": str(copies.get(path, path)), "ppath": "/" + path},
                         "analyzer": _LANGUAGES[Path(path).suffix.lower()][0],
                         "products": ["sast"],
                     },
@@ -111,13 +114,19 @@ def _targets(paths: Sequence[str]) -> str:
 
 
 def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHit]:
-    """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``)."""
+    """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``).
+
+    Python files with ``match`` statements are read from a rewritten copy that semgrep-core's
+    main parser understands (``match_rewrite``), lines and columns unchanged; their results
+    name the original file.
+    """
     if not paths:
         return []
-    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as targets:
-        targets.write(_targets(paths))
-        targets.flush()
-        args = [str(semgrep_core()), "-rules", str(rules), "-targets", targets.name, "-json"]
+    with tempfile.TemporaryDirectory(prefix="code-guard-semgrep-") as scratch:
+        copies = _readable_copies(workspace, paths, Path(scratch))
+        targets = Path(scratch) / "targets.json"
+        targets.write_text(_targets(paths, copies), encoding="utf-8")
+        args = [str(semgrep_core()), "-rules", str(rules), "-targets", str(targets), "-json"]
         out = run_process(args, cwd=workspace)
     # semgrep-core may print progress dots before the JSON document, and text after it.
     start = out.find("{")
@@ -128,17 +137,40 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
     fatal = [e for e in report.get("errors", []) if _is_rule_error(e)]
     if fatal:
         raise ToolError(f"semgrep rule error: {str(fatal[0].get('message', fatal[0]))[:300]}")
+    original = {str(copy): path for path, copy in copies.items()}
     return [
         ToolHit(
             tool=SemgrepTool.name,
             rule=str(r["check_id"]).rsplit(".", 1)[-1],
-            file_path=str(r["path"]),
+            file_path=original.get(str(r["path"]), str(r["path"])),
             line=int(r["start"]["line"]),
             end_line=int(r["end"]["line"]),
             message=str(r.get("extra", {}).get("message", r["check_id"])).strip(),
         )
         for r in report.get("results", [])
     ]
+
+
+def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> dict[str, Path]:
+    """Rewritten copies, under ``scratch``, of the Python files among ``paths`` that have
+    ``match`` statements, by path; a file that cannot be read is left to semgrep-core."""
+    copies: dict[str, Path] = {}
+    for index, path in enumerate(paths):
+        if _LANGUAGES[Path(path).suffix.lower()][0] != "python":
+            continue
+        try:
+            text = (workspace / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        rewritten = without_match_statements(text)
+        if rewritten is None:
+            continue
+        # One folder per file keeps its name (and so its suffix) without clashes.
+        copy = scratch / str(index) / Path(path).name
+        copy.parent.mkdir()
+        copy.write_text(rewritten, encoding="utf-8")
+        copies[path] = copy
+    return copies
 
 
 def _is_rule_error(error: dict[str, object]) -> bool:

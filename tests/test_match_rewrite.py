@@ -1,0 +1,110 @@
+"""``match`` statements rewritten for semgrep-core's main Python parser (tools/match_rewrite.py),
+and every bundled Python rule finding the same lines in a file that has one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from test_semgrep_python import VIEWS_PY
+from test_semgrep_python_more import APP_PY
+
+from code_guard.models import Category
+from code_guard.tools.match_rewrite import without_match_statements
+from code_guard.tools.semgrep import SemgrepTool, rules_file, run_rules
+
+EVERY_FORM = '''\
+def route(db, name, command):
+    match command:
+        case "a" | "b":
+            db.execute(f"SELECT * FROM t WHERE a = '{name}'")
+        case Point(x=0) as point:
+            return point
+        case [first, *rest] if first > 0:
+            return rest
+        case {"k": value, **others}:
+            return value, others
+        case (1, 2):
+            return None
+        case "é" if name == "ü":
+            return name
+        case _:
+            match name:
+                case str():
+                    return name
+    match (command,
+           name):
+        case (x, y) if (x ==
+                        y):
+            return x
+'''
+
+
+def test_every_pattern_form_becomes_an_if_or_with_statement_in_place() -> None:
+    rewritten = without_match_statements(EVERY_FORM)
+    assert rewritten is not None
+    before, after = EVERY_FORM.splitlines(), rewritten.splitlines()
+    assert [len(line) for line in after] == [len(line) for line in before]
+    changed = [(b.strip(), a.strip()) for b, a in zip(before, after, strict=True) if a != b]
+    assert changed == [
+        ("match command:", "with  command:"),
+        ('case "a" | "b":', 'if   "a" | "b":'),
+        ("case Point(x=0) as point:", "with Point(x=0) as point:"),
+        ("case [first, *rest] if first > 0:", "if   [first, *rest] or first > 0:"),
+        ('case {"k": value, **others}:', 'if   {"k": value, **others}:'),
+        ("case (1, 2):", "if   (1, 2):"),
+        ('case "é" if name == "ü":', 'if   "é" or name == "ü":'),
+        ("case _:", "if   _:"),
+        ("match name:", "with  name:"),
+        ("case str():", "if   str():"),
+        ("match (command,", "with  (command,"),
+        ("case (x, y) if (x ==", "if   (x, y) or (x =="),
+    ]
+    assert not any(isinstance(node, ast.Match) for node in ast.walk(ast.parse(rewritten)))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "match = re.match(pattern, text)\nif match:\n    print(match.group(0))\n",
+        "match(pattern)\nmatch.group(0)\n",
+        "def f(x):\n    return x\n",
+        "def broken(:\n    match x:\n        case 1:\n            pass\n",
+        # `as` with a guard would read `with y as z or z`, not Python: left to the fallback
+        "match x:\n    case y as z if z:\n        pass\n",
+    ],
+)
+def test_no_copy_without_a_match_statement_or_a_valid_rewrite(source: str) -> None:
+    assert without_match_statements(source) is None
+
+
+MATCH_STATEMENT = """
+
+def dispatch(command):
+    match command:
+        case "start":
+            return 1
+        case _:
+            return 0
+"""
+
+
+@pytest.mark.parametrize("source", [VIEWS_PY, APP_PY], ids=["views", "app"])
+def test_rules_hit_the_same_lines_in_a_file_with_a_match_statement(
+    tmp_path: Path, source: str
+) -> None:
+    (tmp_path / "plain.py").write_text(source, encoding="utf-8")
+    (tmp_path / "modern.py").write_text(source + MATCH_STATEMENT, encoding="utf-8")
+    hits = run_rules(tmp_path, ["modern.py", "plain.py"], rules_file("python.yml"))
+    plain = {(h.rule, h.line) for h in hits if h.file_path == "plain.py"}
+    modern = {(h.rule, h.line) for h in hits if h.file_path == "modern.py"}
+    assert len(plain) > 10
+    assert modern == plain
+    assert {h.file_path for h in hits} == {"plain.py", "modern.py"}  # never the copy's path
+
+
+def test_a_formatted_query_inside_a_case_is_found_on_its_line(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(EVERY_FORM, encoding="utf-8")
+    hits = SemgrepTool(tuple(Category)).run(tmp_path, ["app.py"])
+    assert ("py-sql-injection-formatted-query", 4) in {(h.rule, h.line) for h in hits}
