@@ -90,6 +90,38 @@ def test_every_file_ignored_is_a_failed_review(
     assert review.verdict is Verdict.COMMENT
 
 
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("web/app.js", "function handler(req, res) {\n  res.send(eval(req.query.x)\n"),
+        ("svc/main.go", "package main\n\nfunc handler( {\n"),
+    ],
+)
+def test_a_file_semgrep_cannot_parse_makes_the_review_partial(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], path: str, source: str
+) -> None:
+    # semgrep-core is the only analyser of JavaScript and Go: a file it rejects got no review.
+    diff = tmp_path / "x.diff"
+    diff.write_text(added_file(path, *source.splitlines()), encoding="utf-8")
+    code, review = review_json(capsys, diff)
+    assert code == EXIT_INCOMPLETE
+    assert review.outcome is Outcome.PARTIAL
+    assert f"could not parse {path}: static findings there may be missing" in (
+        review.outcome_reasons
+    )
+    assert review.findings == ()  # the parse error is a note, never a finding
+
+
+def test_a_file_semgrep_parses_leaves_the_review_complete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    diff = tmp_path / "x.diff"
+    diff.write_text(added_file("web/app.js", "const x = 1;"), encoding="utf-8")
+    code, review = review_json(capsys, diff)
+    assert code == 0
+    assert review.outcome is Outcome.REVIEWED
+
+
 def test_an_unparsable_file_makes_the_review_partial(capsys: pytest.CaptureFixture[str]) -> None:
     # Without --root the mid-function hunks of this example cannot be parsed.
     code, review = review_json(capsys, EXAMPLES / "report-cli.diff")

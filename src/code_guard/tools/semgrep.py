@@ -22,7 +22,7 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
-from code_guard.tools.mapping import lookup
+from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
 from code_guard.tools.match_rewrite import without_match_statements
 
 # semgrep-core language name and bundled rules file, by file suffix.
@@ -82,6 +82,8 @@ class SemgrepTool(Tool):
         return [h for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
+        if hit.rule == UNPARSABLE_RULE:
+            return True  # every agent notes the file (the review is partial), none reports it
         info = lookup(hit.tool, hit.rule)
         return info is not None and info.category in self.categories
 
@@ -138,7 +140,19 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
     if fatal:
         raise ToolError(f"semgrep rule error: {str(fatal[0].get('message', fatal[0]))[:300]}")
     original = {str(copy): path for path, copy in copies.items()}
-    return [
+    unparsed = [
+        ToolHit(
+            tool=SemgrepTool.name,
+            rule=UNPARSABLE_RULE,
+            file_path=original.get(path, path),
+            line=_error_line(error),
+            end_line=_error_line(error),
+            message=f"semgrep-core could not parse this file: {error.get('message', '')}"[:300],
+        )
+        for error in report.get("errors", [])
+        if _is_parse_error(error) and (path := _error_path(error))
+    ]
+    return unparsed + [
         ToolHit(
             tool=SemgrepTool.name,
             rule=str(r["check_id"]).rsplit(".", 1)[-1],
@@ -171,6 +185,26 @@ def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> di
         copy.write_text(rewritten, encoding="utf-8")
         copies[path] = copy
     return copies
+
+
+def _is_parse_error(error: dict[str, object]) -> bool:
+    """A target file semgrep-core could not parse, or parsed only in part: its rules did not
+    run on all of it, so findings there may be missing (for JavaScript, TypeScript and Go,
+    semgrep-core is the only analyser)."""
+    kind = str(error.get("error_type", ""))
+    return any(word in kind for word in ("Syntax", "Lexical", "Parsing"))
+
+
+def _error_path(error: dict[str, object]) -> str:
+    location = error.get("location")
+    return str(location.get("path", "")) if isinstance(location, dict) else ""
+
+
+def _error_line(error: dict[str, object]) -> int:
+    location = error.get("location")
+    start = location.get("start") if isinstance(location, dict) else None
+    line = start.get("line") if isinstance(start, dict) else None
+    return line if isinstance(line, int) and line > 0 else 1
 
 
 def _is_rule_error(error: dict[str, object]) -> bool:
