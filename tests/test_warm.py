@@ -4,6 +4,7 @@ answering exactly as the Bandit command line does."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -134,3 +135,36 @@ def test_the_bandit_worker_answers_then_exits_cleanly_at_end_of_input(tmp_path: 
     assert done.returncode == 0
     assert len(answers) == 2  # every answer is written before the quick exit
     assert [r["test_id"] for r in answers[1]["results"]] == ["B102"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+# Python 3.12+ warns at any fork of a process with threads (earlier tests leave the tools' pool
+# running); the child here only reads its own state and writes one byte.
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_a_forked_child_leaves_the_parents_idle_worker_to_the_parent(pool: WarmPool) -> None:
+    before = pool.ask({"n": 1})["pid"]
+    report_r, report_w = os.pipe()
+    release_r, release_w = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the forked child, which never returns
+        empty = not pool._idle
+        os.write(report_w, b"1" if empty else b"0")
+        os.read(release_r, 1)  # alive, with whatever pipes it kept, until the parent is done
+        os._exit(0)
+    os.close(report_w)
+    os.close(release_r)
+    try:
+        assert os.read(report_r, 1) == b"1", "the child inherited the parent's idle worker"
+        assert pool.ask({"n": 2})["pid"] == before  # still the parent's, still answering
+        worker = pool._idle[0]
+        started = time.monotonic()
+        pool.close()
+        # End of input reached it although the child is still alive: the child had closed
+        # its copy of the pipe, so the worker ended by itself rather than by a kill after 2 s.
+        assert worker.proc.returncode == 0
+        assert time.monotonic() - started < 1.5
+    finally:
+        os.write(release_w, b"x")
+        os.waitpid(child, 0)
+        for fd in (report_r, release_w):
+            os.close(fd)

@@ -11,7 +11,9 @@ isolated from the reviewer, on its own core, and killed when a request outruns i
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
+import os
 import subprocess
 import threading
 import weakref
@@ -82,6 +84,15 @@ class _Worker:
             raise ToolError("worker pipes are missing")
         return self.proc.stdin, self.proc.stdout
 
+    def disown(self) -> None:
+        """In a forked child: close this process's copies of the pipes and leave the worker
+        to the parent, which still sees it answer and end as before (a copy of the pipe to
+        its stdin kept open here would keep it waiting for input after the parent closes)."""
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
     def close(self) -> None:
         """End the process: EOF on its stdin first, a kill if it does not go."""
         try:
@@ -142,5 +153,21 @@ class WarmPool:
         for worker in idle:
             worker.close()
 
+    def after_fork(self) -> None:
+        """In a forked child: start empty, leaving the parent's idle workers to the parent."""
+        self._lock = threading.Lock()  # its holder, if any, is a thread the fork left behind
+        idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.disown()
+
 
 _POOLS: weakref.WeakSet[WarmPool] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for pool in list(_POOLS):
+        pool.after_fork()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere processes are never forked
+    os.register_at_fork(after_in_child=_after_fork_in_child)
