@@ -6,10 +6,17 @@
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from evalfakes import WriteCase
@@ -18,6 +25,15 @@ from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.parallel import share_work
 from code_guard.models import Category
 from code_guard.options import ReviewOptions
+
+BUNDLED = Path(__file__).resolve().parents[2] / "dataset"
+# Bundled cases with findings, in Python, JavaScript and Go (semgrep-core, Bandit, ruff).
+FINDING_CASES = (
+    "sql_injection_basic.json",
+    "express_search_sql_xss.json",
+    "go_user_search_sql.json",
+    "product_tags_mutable_default.json",
+)
 
 
 class Sides:
@@ -138,3 +154,68 @@ def test_more_jobs_than_cases_reviews_each_case_once(
     assert [c.pr_id for c in many.cases] == [c.pr_id for c in one.cases] == ["one", "two"]
     assert [c.findings for c in many.cases] == [c.findings for c in one.cases]
 
+
+
+class RecordingPool(ThreadPoolExecutor):
+    """A thread pool that notes, for each submission, the thread it came from and how many
+    threads the process had then."""
+
+    def __init__(self, max_workers: int) -> None:
+        super().__init__(max_workers=max_workers)
+        self.submissions: list[tuple[str, int]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submissions.append((threading.current_thread().name, threading.active_count()))
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_the_pools_first_items_are_submitted_before_any_other_thread_starts() -> None:
+    # A pool that forks its workers on first use must be first used by a process with one
+    # thread: so the first item of each worker is submitted from this thread, before the
+    # threads that feed the pool exist.
+    threads_before = threading.active_count()
+    with RecordingPool(max_workers=3) as pool:
+        share_work(range(30), lambda i: i, pool, lambda i: i, lambda i, r: True, workers=3)
+    first = pool.submissions[:3]
+    assert [name for name, _ in first] == [threading.current_thread().name] * 3
+    # Only the pool's own threads may have started by the third submission (one each).
+    assert all(count <= threads_before + 2 for _, count in first)
+    assert len(pool.submissions) >= 3
+
+
+# A fresh interpreter, as `code-guard eval` is: it forks its worker, and reviews cases there and
+# in itself; it prints the start method and each case's findings.
+FRESH_EVAL = """\
+import json, sys
+from pathlib import Path
+from code_guard.evaluation import parallel
+from code_guard.evaluation.entry import run_dataset
+from code_guard.options import ReviewOptions
+
+method = parallel._worker_context().get_start_method()
+results = run_dataset(Path(sys.argv[1]), ReviewOptions(offline=True), jobs=2)
+print(json.dumps({
+    "method": method,
+    "cases": [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in results.cases],
+}))
+"""
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="needs fork")
+def test_a_fresh_eval_forks_its_worker_and_finds_what_one_process_finds(tmp_path: Path) -> None:
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for name in FINDING_CASES:
+        shutil.copy(BUNDLED / name, cases / name)
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_EVAL, str(cases)],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    forked = json.loads(done.stdout.strip().splitlines()[-1])
+    assert forked["method"] == "fork"
+    alone = run_dataset(cases, ReviewOptions(offline=True), jobs=1)
+    expected = [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in alone.cases]
+    assert forked["cases"] == expected
+    assert sum(len(findings) for _, findings in expected) >= len(FINDING_CASES)
