@@ -128,8 +128,12 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
         copies = _readable_copies(workspace, paths, Path(scratch))
         targets = Path(scratch) / "targets.json"
         targets.write_text(_targets(paths, copies), encoding="utf-8")
-        args = [str(semgrep_core()), "-rules", str(rules), "-targets", str(targets), "-json"]
-        out = run_process(args, cwd=workspace)
+        # One core (-j 1): a review already runs its analysers side by side, a run per rules
+        # file among them, and an eval runs cases side by side. Left to spread over every
+        # core, semgrep-core only competed with them: on 2 cores the 3,000-file pull request
+        # took 27 s of CPU instead of 20, and 15.6 s instead of 13.8.
+        args = [str(semgrep_core()), "-rules", str(rules), "-targets", str(targets)]
+        out = run_process([*args, "-json", "-j", "1"], cwd=workspace)
     # semgrep-core may print progress dots before the JSON document, and text after it.
     start = out.find("{")
     try:
