@@ -184,7 +184,8 @@ def test_the_pools_first_items_are_submitted_before_any_other_thread_starts() ->
 
 
 # A fresh interpreter, as `code-guard eval` is: it forks its worker, and reviews cases there and
-# in itself; it prints the start method and each case's findings.
+# in itself; it prints the start method, whether it had all its cores back at the end, and each
+# case's findings.
 FRESH_EVAL = """\
 import json, sys
 from pathlib import Path
@@ -193,9 +194,11 @@ from code_guard.evaluation.entry import run_dataset
 from code_guard.options import ReviewOptions
 
 method = parallel._worker_context().get_start_method()
+cores = parallel.available()
 results = run_dataset(Path(sys.argv[1]), ReviewOptions(offline=True), jobs=2)
 print(json.dumps({
     "method": method,
+    "cores_given_back": parallel.available() == cores,
     "cases": [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in results.cases],
 }))
 """
@@ -215,6 +218,7 @@ def test_a_fresh_eval_forks_its_worker_and_finds_what_one_process_finds(tmp_path
     assert done.returncode == 0, done.stderr
     forked = json.loads(done.stdout.strip().splitlines()[-1])
     assert forked["method"] == "fork"
+    assert forked["cores_given_back"]
     alone = run_dataset(cases, ReviewOptions(offline=True), jobs=1)
     expected = [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in alone.cases]
     assert forked["cases"] == expected

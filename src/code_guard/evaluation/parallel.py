@@ -15,7 +15,8 @@ fresh ``code-guard eval`` has none): a forked worker starts with everything impo
 reviews its first case at once, where a spawned one spends about 0.7 s importing while only
 this process works. A process with threads (the tools' pool after a review, the model client's
 background import) is never forked, since a thread holding a lock at the fork would leave the
-child stuck on it; such a run spawns its workers instead.
+child stuck on it; such a run spawns its workers instead. Each process keeps to its own share
+of the cores (``cores``).
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from multiprocessing.context import BaseContext
+from multiprocessing.sharedctypes import Synchronized
 from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import TypeVar
 
 from code_guard.evaluation.breaker import CircuitBreaker
+from code_guard.evaluation.cores import available, keep_to_share, kept_to_share
 from code_guard.evaluation.runner import (
     EvalStopped,
     ProgressFn,
@@ -73,9 +76,19 @@ class _Worker:
 
 
 def _start_worker(
-    options: ReviewOptions, tolerance: int, max_model_failures: int, reviewer: Reviewer
+    options: ReviewOptions,
+    tolerance: int,
+    max_model_failures: int,
+    reviewer: Reviewer,
+    places: Synchronized[int],
+    processes: int,
+    cores: list[int],
 ) -> None:
     global _WORKER
+    with places.get_lock():  # workers take places 1, 2, ...; the eval's own process is 0
+        places.value += 1
+        place = places.value
+    keep_to_share(place, processes, cores)
     _WORKER = _Worker(options, tolerance, max_model_failures, reviewer)
     # A forked worker ends with os._exit once its work is done, so exit handlers never run
     # there; multiprocessing's own finalizers run under either start method.
@@ -152,6 +165,7 @@ def review_in_processes(
         share_work(ordered, here.run, None, _review_in_worker, record)
     else:
         context = _worker_context()
+        places, cores = context.Value("i", 0), available()
         # A forked child would print again whatever this process still holds in its buffers.
         sys.stdout.flush()
         sys.stderr.flush()
@@ -159,8 +173,10 @@ def review_in_processes(
             max_workers=workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(options, tolerance, max_model_failures, reviewer),
-        ) as pool:
+            initargs=(
+                options, tolerance, max_model_failures, reviewer, places, workers + 1, cores
+            ),
+        ) as pool, kept_to_share(0, workers + 1, cores):
             # Built after the pool: nothing this process's reviewer makes goes into a fork.
             here = _Worker(options, tolerance, max_model_failures, reviewer)
             share_work(ordered, here.run, pool, _review_in_worker, record, workers=workers)
