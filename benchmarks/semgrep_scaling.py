@@ -22,9 +22,9 @@ from code_guard.tools.semgrep import _targets, rules_file, semgrep_core
 
 
 def stream(folder: Path, runs: int) -> None:
-    """``runs`` semgrep-core runs, one after another."""
+    """``runs`` semgrep-core runs, one after another, each on one core as a review runs it."""
     args = [str(semgrep_core()), "-rules", str(rules_file("python.yml")), "-targets",
-            str(folder / "targets.json"), "-json"]  # fmt: skip
+            str(folder / "targets.json"), "-json", "-j", "1"]  # fmt: skip
     for _ in range(runs):
         subprocess.run(args, cwd=folder, capture_output=True, check=True)  # noqa: S603
 
