@@ -23,7 +23,7 @@ from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
 from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
-from code_guard.tools.match_rewrite import without_match_statements
+from code_guard.tools.syntax_rewrite import for_semgrep
 
 # semgrep-core language name and bundled rules file, by file suffix.
 _LANGUAGES: dict[str, tuple[str, str]] = {
@@ -118,9 +118,9 @@ def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> 
 def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHit]:
     """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``).
 
-    Python files with ``match`` statements are read from a rewritten copy that semgrep-core's
-    main parser understands (``match_rewrite``), lines and columns unchanged; their results
-    name the original file.
+    Python files with ``match`` statements or ``except*`` handlers are read from a rewritten
+    copy that semgrep-core's main parser understands (``syntax_rewrite``), lines and columns
+    unchanged; their results name the original file.
     """
     if not paths:
         return []
@@ -171,7 +171,8 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
 
 def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> dict[str, Path]:
     """Rewritten copies, under ``scratch``, of the Python files among ``paths`` that have
-    ``match`` statements, by path; a file that cannot be read is left to semgrep-core."""
+    ``match`` statements or ``except*`` handlers, by path; a file that cannot be read is left
+    to semgrep-core."""
     copies: dict[str, Path] = {}
     for index, path in enumerate(paths):
         if _LANGUAGES[Path(path).suffix.lower()][0] != "python":
@@ -180,7 +181,7 @@ def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> di
             text = (workspace / path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        rewritten = without_match_statements(text)
+        rewritten = for_semgrep(text)
         if rewritten is None:
             continue
         # One folder per file keeps its name (and so its suffix) without clashes.

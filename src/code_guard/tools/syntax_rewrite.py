@@ -1,9 +1,9 @@
-"""Python ``match`` statements rewritten, in place, into statements semgrep-core's main Python
-parser reads.
+"""Python syntax newer than semgrep-core's main Python parser (``match`` statements and
+``except*`` handlers) rewritten, in place, into statements it reads.
 
 semgrep-core parses Python with its own grammar first and, when that fails, with a tree-sitter
-grammar. Its own grammar predates ``match`` (Python 3.10), so a file with one ``match``
-statement anywhere is read by the fallback, where many patterns silently stop matching:
+grammar. Its own grammar predates ``match`` (Python 3.10) and ``except*`` (3.11), so a file
+with one of them anywhere is read by the fallback, where many patterns silently stop matching:
 ``f"...{$X}..."`` matches nothing, and a string literal's text loses its quotes, so every rule
 that looks for a formatted string (SQL built by formatting, hand-written Set-Cookie headers)
 misses it. Rewriting the keywords gives the main grammar a file it reads, with every line and
@@ -12,7 +12,8 @@ column where it was, so findings land where they would in the original:
 - ``match subject:`` becomes ``with  subject:`` (``with`` takes any expression, tuples too);
 - ``case pattern:`` becomes ``if   pattern:``: class, sequence, mapping, value and ``|``
   patterns are all valid expressions; ``case P as name:`` becomes ``with P as name:``;
-- a guard's ``if`` becomes ``or``, so ``case x if x > 0:`` reads ``if   x or x > 0:``.
+- a guard's ``if`` becomes ``or``, so ``case x if x > 0:`` reads ``if   x or x > 0:``;
+- ``except* E as group:`` becomes ``except  E as group:``, an ordinary handler.
 
 The copy must parse as Python, or it is not used (semgrep-core then reads the original, as
 before): a capture pattern with both ``as`` and a guard, say, is left to the fallback.
@@ -25,22 +26,33 @@ import re
 
 from code_guard.tools.python_parse import parse_python
 
-# A line that could open a match statement: the soft keyword first, not assigned or used as a
-# name (the tree decides; this only spares parsing nearly every file).
-_MATCH_LINE = re.compile(r"^[ \t]*match\b(?![ \t]*(=[^=]|\.|,|\)|:))", re.MULTILINE)
+# A line that could open a match statement (the soft keyword first, not assigned or used as a
+# name) or an ``except*`` handler: the tree decides; this only spares parsing nearly every file.
+_NEWER_LINE = re.compile(
+    r"^[ \t]*(?:match\b(?![ \t]*(=[^=]|\.|,|\)|:))|except[ \t]*\*)", re.MULTILINE
+)
+_EXCEPT_STAR = re.compile(r"except[ \t]*(\*)")
+# (line index, character column, old text, new text of the same length)
+Edit = tuple[int, int, str, str]
 
 
-def without_match_statements(source: str) -> str | None:
-    """``source`` with its ``match`` statements rewritten, positions kept; None when it has
-    none, does not parse, or the rewritten text would not parse."""
-    if _MATCH_LINE.search(source) is None:
+def for_semgrep(source: str) -> str | None:
+    """``source`` with its ``match`` statements and ``except*`` handlers rewritten, positions
+    kept; None when it has none, does not parse, or the rewritten text would not parse."""
+    if _NEWER_LINE.search(source) is None:
         return None  # the cheap test: nearly every file stops here
     tree = parse_python(source)
     if tree is None:
         return None
     lines = source.splitlines(keepends=True)
-    edits: list[tuple[int, int, str, str]] = []  # (line index, character column, old, new)
+    edits: list[Edit] = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.TryStar):
+            for handler in node.handlers:
+                star = _star_of(lines, handler)
+                if star is None:
+                    return None
+                edits.append(star)
         if not isinstance(node, ast.Match):
             continue
         column = _column(lines, node.lineno, node.col_offset)
@@ -64,6 +76,14 @@ def without_match_statements(source: str) -> str | None:
         lines[index] = line[:column] + new + line[column + len(old) :]
     rewritten = "".join(lines)
     return rewritten if parse_python(rewritten) is not None else None
+
+
+def _star_of(lines: list[str], handler: ast.ExceptHandler) -> Edit | None:
+    """The edit that drops the ``*`` of ``except*`` at ``handler`` (None when the two are not
+    on one line)."""
+    column = _column(lines, handler.lineno, handler.col_offset)
+    found = _EXCEPT_STAR.match(lines[handler.lineno - 1], column)
+    return (handler.lineno - 1, found.start(1), "*", " ") if found else None
 
 
 def _case_keyword(pattern: ast.pattern) -> str:

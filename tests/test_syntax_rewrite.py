@@ -1,5 +1,6 @@
-"""``match`` statements rewritten for semgrep-core's main Python parser (tools/match_rewrite.py),
-and every bundled Python rule finding the same lines in a file that has one."""
+"""``match`` statements and ``except*`` handlers rewritten for semgrep-core's main Python parser
+(tools/syntax_rewrite.py), and every bundled Python rule finding the same lines in a file that
+has one."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from test_semgrep_python import VIEWS_PY
 from test_semgrep_python_more import APP_PY
 
 from code_guard.models import Category
-from code_guard.tools.match_rewrite import without_match_statements
 from code_guard.tools.semgrep import SemgrepTool, rules_file, run_rules
+from code_guard.tools.syntax_rewrite import for_semgrep
 
 EVERY_FORM = '''\
 def route(db, name, command):
@@ -42,7 +43,7 @@ def route(db, name, command):
 
 
 def test_every_pattern_form_becomes_an_if_or_with_statement_in_place() -> None:
-    rewritten = without_match_statements(EVERY_FORM)
+    rewritten = for_semgrep(EVERY_FORM)
     assert rewritten is not None
     before, after = EVERY_FORM.splitlines(), rewritten.splitlines()
     assert [len(line) for line in after] == [len(line) for line in before]
@@ -73,10 +74,50 @@ def test_every_pattern_form_becomes_an_if_or_with_statement_in_place() -> None:
         "def broken(:\n    match x:\n        case 1:\n            pass\n",
         # `as` with a guard would read `with y as z or z`, not Python: left to the fallback
         "match x:\n    case y as z if z:\n        pass\n",
+        "try:\n    pass\nexcept ValueError:\n    pass\n",
+        "x = a * b  # except*\n",
+        # the star on the next line: not rewritten, so left to the fallback
+        "try:\n    pass\nexcept \\\n* ValueError:\n    pass\n",
     ],
 )
-def test_no_copy_without_a_match_statement_or_a_valid_rewrite(source: str) -> None:
-    assert without_match_statements(source) is None
+def test_no_copy_without_newer_syntax_or_a_valid_rewrite(source: str) -> None:
+    assert for_semgrep(source) is None
+
+
+EVERY_EXCEPT_STAR = """\
+def load(db, name):
+    try:
+        db.execute(f"SELECT * FROM t WHERE a = '{name}'")
+    except* ValueError as group:
+        return group
+    except *(KeyError, OSError):
+        pass
+    except\t*TypeError:
+        try:
+            pass
+        except* Exception:
+            raise
+    match name:
+        case "x":
+            pass
+"""
+
+
+def test_every_except_star_becomes_an_ordinary_handler_in_place() -> None:
+    rewritten = for_semgrep(EVERY_EXCEPT_STAR)
+    assert rewritten is not None
+    before, after = EVERY_EXCEPT_STAR.splitlines(), rewritten.splitlines()
+    assert [len(line) for line in after] == [len(line) for line in before]
+    changed = [(b.strip(), a.strip()) for b, a in zip(before, after, strict=True) if a != b]
+    assert changed == [
+        ("except* ValueError as group:", "except  ValueError as group:"),
+        ("except *(KeyError, OSError):", "except  (KeyError, OSError):"),
+        ("except\t*TypeError:", "except\t TypeError:"),
+        ("except* Exception:", "except  Exception:"),
+        ("match name:", "with  name:"),
+        ('case "x":', 'if   "x":'),
+    ]
+    assert not any(isinstance(node, ast.TryStar) for node in ast.walk(ast.parse(rewritten)))
 
 
 MATCH_STATEMENT = """
@@ -89,13 +130,23 @@ def dispatch(command):
             return 0
 """
 
+EXCEPT_STAR = """
+
+def gather(tasks):
+    try:
+        return run(tasks)
+    except* ValueError as group:
+        return group.exceptions
+"""
+
 
 @pytest.mark.parametrize("source", [VIEWS_PY, APP_PY], ids=["views", "app"])
-def test_rules_hit_the_same_lines_in_a_file_with_a_match_statement(
-    tmp_path: Path, source: str
+@pytest.mark.parametrize("newer", [MATCH_STATEMENT, EXCEPT_STAR], ids=["match", "except*"])
+def test_rules_hit_the_same_lines_in_a_file_with_newer_syntax(
+    tmp_path: Path, source: str, newer: str
 ) -> None:
     (tmp_path / "plain.py").write_text(source, encoding="utf-8")
-    (tmp_path / "modern.py").write_text(source + MATCH_STATEMENT, encoding="utf-8")
+    (tmp_path / "modern.py").write_text(source + newer, encoding="utf-8")
     hits = run_rules(tmp_path, ["modern.py", "plain.py"], rules_file("python.yml"))
     plain = {(h.rule, h.line) for h in hits if h.file_path == "plain.py"}
     modern = {(h.rule, h.line) for h in hits if h.file_path == "modern.py"}
@@ -104,7 +155,11 @@ def test_rules_hit_the_same_lines_in_a_file_with_a_match_statement(
     assert {h.file_path for h in hits} == {"plain.py", "modern.py"}  # never the copy's path
 
 
-def test_a_formatted_query_inside_a_case_is_found_on_its_line(tmp_path: Path) -> None:
-    (tmp_path / "app.py").write_text(EVERY_FORM, encoding="utf-8")
+@pytest.mark.parametrize("source", [EVERY_FORM, EVERY_EXCEPT_STAR], ids=["case", "try"])
+def test_a_formatted_query_inside_newer_syntax_is_found_on_its_line(
+    tmp_path: Path, source: str
+) -> None:
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "SELECT" in text)
     hits = SemgrepTool(tuple(Category)).run(tmp_path, ["app.py"])
-    assert ("py-sql-injection-formatted-query", 4) in {(h.rule, h.line) for h in hits}
+    assert ("py-sql-injection-formatted-query", line) in {(h.rule, h.line) for h in hits}
