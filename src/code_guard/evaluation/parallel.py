@@ -109,9 +109,18 @@ def _exit_quickly() -> None:
 def _worker_context() -> BaseContext:
     """How to start workers: fork where the platform has it and no other thread runs here
     (see the module's docstring), spawn otherwise."""
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+    if "fork" in multiprocessing.get_all_start_methods() and _threads() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def _threads() -> int:
+    """This process's threads: the system's count where it gives one, since a thread that a
+    library started outside Python's ``threading`` can hold a lock at a fork just the same."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def _review_in_worker(path: Path) -> tuple[CaseResult, str | None]:
