@@ -42,12 +42,19 @@ def route(db, name, command):
 '''
 
 
-def test_every_pattern_form_becomes_an_if_or_with_statement_in_place() -> None:
-    rewritten = for_semgrep(EVERY_FORM)
+def rewritten_in_place(source: str) -> tuple[str, list[tuple[str, str]]]:
+    """``for_semgrep(source)``, checked to keep every line's length, and the lines it changed
+    (before, after; stripped)."""
+    rewritten = for_semgrep(source)
     assert rewritten is not None
-    before, after = EVERY_FORM.splitlines(), rewritten.splitlines()
+    before, after = source.splitlines(), rewritten.splitlines()
     assert [len(line) for line in after] == [len(line) for line in before]
     changed = [(b.strip(), a.strip()) for b, a in zip(before, after, strict=True) if a != b]
+    return rewritten, changed
+
+
+def test_every_pattern_form_becomes_an_if_or_with_statement_in_place() -> None:
+    rewritten, changed = rewritten_in_place(EVERY_FORM)
     assert changed == [
         ("match command:", "with  command:"),
         ('case "a" | "b":', 'if   "a" | "b":'),
@@ -104,11 +111,7 @@ def load(db, name):
 
 
 def test_every_except_star_becomes_an_ordinary_handler_in_place() -> None:
-    rewritten = for_semgrep(EVERY_EXCEPT_STAR)
-    assert rewritten is not None
-    before, after = EVERY_EXCEPT_STAR.splitlines(), rewritten.splitlines()
-    assert [len(line) for line in after] == [len(line) for line in before]
-    changed = [(b.strip(), a.strip()) for b, a in zip(before, after, strict=True) if a != b]
+    rewritten, changed = rewritten_in_place(EVERY_EXCEPT_STAR)
     assert changed == [
         ("except* ValueError as group:", "except  ValueError as group:"),
         ("except *(KeyError, OSError):", "except  (KeyError, OSError):"),

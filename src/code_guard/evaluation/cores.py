@@ -35,7 +35,11 @@ def available() -> list[int]:
 def _set_for_every_thread(cores: set[int]) -> None:
     # On Linux the call sets one thread's cores; threads and processes started later inherit
     # them from the thread that starts them, and threads started earlier keep their own.
-    for task in os.listdir("/proc/self/task"):
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:  # pragma: no cover - no /proc: leave the cores as they are
+        return
+    for task in tasks:
         with contextlib.suppress(OSError):  # a thread that has just ended
             os.sched_setaffinity(int(task), cores)
 
@@ -55,11 +59,7 @@ def kept_to_share(index: int, count: int, cores: list[int]) -> Iterator[None]:
     if len(cores) < 2:
         yield
         return
-    try:
-        _set_for_every_thread(share(index, count, cores))
-    except OSError:  # pragma: no cover - /proc is missing: leave the cores as they are
-        yield
-        return
+    _set_for_every_thread(share(index, count, cores))
     try:
         yield
     finally:

@@ -100,9 +100,9 @@ def _exit_quickly() -> None:
     """A spawned worker's last act: leave without tearing down every module it imported. The
     pool waits for its workers to exit before the eval can report, and that teardown was about
     0.2 s of it. multiprocessing has flushed the streams, finished the result queue and closed
-    the warm pools by now; exit handlers run last-registered first, so those registered after
-    this one (the finalizers of each case's temporary folders) have run too."""
-    close_warm_pools()
+    the warm pools (the ``Finalize`` above) by now; exit handlers run last-registered first, so
+    those registered after this one (the finalizers of each case's temporary folders) have run
+    too."""
     os._exit(0)
 
 
