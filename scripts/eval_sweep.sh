@@ -2,7 +2,8 @@
 # Runs the offline eval on the bundled dataset and on every reference set beside the checkout
 # (../shared/evalsets), then prints one line of figures per set, scored by the sets' own
 # score.py. Usage: bash scripts/eval_sweep.sh [OUT_DIR] [JOBS]
-# Results and logs stay in OUT_DIR (default: a fresh temporary folder) for case-by-case diffs.
+# Results and logs stay in OUT_DIR (default: a fresh temporary folder) for case-by-case diffs;
+# SCORE_ONLY=1 re-scores the results already in OUT_DIR without running the evals again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-$(mktemp -d)}
@@ -12,6 +13,7 @@ score="python3 $sets/score.py"
 mkdir -p "$out"
 
 run() {  # name, cases folder
+  [ "${SCORE_ONLY:-0}" = 1 ] && return
   echo "-- $1" >&2
   # eval exits 1 when a gate fails; the figures are what this script is for.
   code-guard eval --offline --jobs "$jobs" --dataset "$2" --output "$out/$1.json" \
@@ -27,7 +29,7 @@ print("  ".join(f"{k}={flat[k]:.3f}" if isinstance(flat.get(k), float) else f"{k
                 for k in sys.argv[1:]))' "$@"
 }
 
-run bundled dataset/cases
+run bundled dataset
 for part in cve fixed clean; do run "rw-$part" "$sets/realworld-dev/$part/cases"; done
 for part in cve fixed; do run "rw2-$part" "$sets/realworld2-dev/$part/cases"; done
 run owasp "$sets/owasp-dev/cases"
@@ -35,7 +37,7 @@ run semgrep "$sets/semgrep-dev/cases"
 run ruff "$sets/ruff-dev/cases"
 
 echo "results in $out"
-printf 'bundled       '; $score dataset/cases "$out/bundled.json" --line
+printf 'bundled       '; $score dataset "$out/bundled.json" --line
 printf 'rw cve        '; $score "$sets/realworld-dev/cve/cases" "$out/rw-cve.json" --line
 for part in fixed clean; do
   printf 'rw %-10s ' "$part"
