@@ -26,6 +26,7 @@ from code_guard.report.json import render_json
 from code_guard.report.markdown import render_markdown
 from code_guard.report.sarif import render_sarif
 from code_guard.report.text import render_text
+from code_guard.tools.explanations import explain
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
 NO_MODEL = "no model is configured (set --model, or the action's `model` input)"
@@ -269,7 +270,23 @@ def test_markdown_limit_says_how_many_are_left_out() -> None:
 
 @pytest.mark.parametrize("review", [REVIEW, STATIC_CLEAN, FAILED_CLEAN])
 def test_json_round_trips(review: Review) -> None:
-    assert Review.model_validate_json(render_json(review)) == review
+    back = Review.model_validate_json(render_json(review))
+    # The rule's knowledge is added to each finding; everything else reads back unchanged.
+    unexplained = [f.model_copy(update={"why": None, "fix": None, "help_uri": None})
+                   for f in back.findings]
+    assert back.model_copy(update={"findings": tuple(unexplained)}) == review
+
+
+def test_json_findings_carry_the_rules_why_fix_and_link() -> None:
+    sql, unused = json.loads(render_json(REVIEW))["findings"]
+    b608 = explain(SQL)
+    assert (sql["why"], sql["fix"], sql["help_uri"]) == (b608.why, b608.fix, b608.url)
+    assert "formatting" in sql["why"] and sql["help_uri"].startswith("https://")
+    # The rewrite stays apart from the rule's fix text.
+    assert sql["suggested_fix"] == SQL.suggested_fix != sql["fix"]
+    f401 = explain(UNUSED)
+    assert (unused["why"], unused["fix"], unused["help_uri"]) == (f401.why, f401.fix, f401.url)
+    assert unused["why"] != sql["why"]
 
 
 def test_json_of_a_static_only_review_says_why() -> None:
@@ -318,6 +335,21 @@ def test_sarif_with_findings(sarif_validator: Draft4Validator) -> None:
     assert first["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
     assert first["properties"]["tags"] == ["CWE-89"]
     assert "security-severity" not in first["properties"]  # GitHub reads it from the rule
+    b608 = explain(SQL)
+    assert (first["properties"]["why"], first["properties"]["fix"]) == (b608.why, b608.fix)
+    assert first["properties"]["helpUri"] == b608.url
+
+
+def test_sarif_rule_help_explains_each_tool_rule_behind_it(
+    sarif_validator: Draft4Validator,
+) -> None:
+    (run,) = sarif(REVIEW, sarif_validator)["runs"]
+    sql, unused = run["tool"]["driver"]["rules"]
+    b608, f401 = explain(SQL), explain(UNUSED)
+    assert f"`bandit:B608`: {b608.why}" in sql["help"]["markdown"]
+    assert f"bandit:B608: {b608.why}" in sql["help"]["text"]
+    assert b608.url in sql["help"]["markdown"]
+    assert f401.fix in unused["help"]["text"]
 
 
 def test_sarif_carries_what_github_code_scanning_reads(sarif_validator: Draft4Validator) -> None:

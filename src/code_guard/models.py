@@ -127,6 +127,12 @@ class Finding(Frozen):
     # Set when the pull request itself added a suppression comment (``# nosec``...) that the
     # analyser would have honoured: which one. Such findings are still reported.
     suppressed_in_pr: str | None = Field(default=None, max_length=100)
+    # The rule's knowledge as every output explains it: why it matters, how to fix it (text;
+    # ``suggested_fix`` is the rewrite) and where to read more. Filled in by the renderers that
+    # carry it (JSON), so API users get what a person reading the terminal gets.
+    why: str | None = Field(default=None, max_length=2000)
+    fix: str | None = Field(default=None, max_length=2000)
+    help_uri: str | None = Field(default=None, max_length=500)
 
     @model_validator(mode="after")
     def _derive(self) -> Finding:

@@ -1,10 +1,18 @@
-"""The review as JSON: every field of the ``Review``, every finding."""
+"""The review as JSON: every field of the ``Review``, every finding with its rule's knowledge."""
 
 from __future__ import annotations
 
-from code_guard.models import Review
+from code_guard.models import Finding, Review
+from code_guard.tools.explanations import explain
+
+
+def explained(finding: Finding) -> Finding:
+    """``finding`` with the why, fix text and link that the text and markdown outputs print."""
+    known = explain(finding)
+    return finding.model_copy(update={"why": known.why, "fix": known.fix, "help_uri": known.url})
 
 
 def render_json(review: Review) -> str:
     """Serialize ``review`` as indented JSON; ``Review.model_validate_json`` reads it back."""
-    return review.model_dump_json(indent=2) + "\n"
+    findings = tuple(explained(f) for f in review.findings)
+    return review.model_copy(update={"findings": findings}).model_dump_json(indent=2) + "\n"

@@ -2,8 +2,11 @@
 
 One rule per category, carrying what GitHub reads from rules: ``security-severity`` (the
 worst of its findings) and ``tags`` (``security`` and the CWE ids) so code scanning ranks and
-files security alerts, and a working ``helpUri``. Results carry our stable fingerprint in
-``partialFingerprints`` so an alert follows its finding across commits.
+files security alerts, a working ``helpUri``, and help that explains the category and each
+tool rule behind its findings (why, fix, link: the same texts the other outputs print). The
+rule ids stay one per category so existing alerts keep their rule. Results carry our stable
+fingerprint in ``partialFingerprints`` so an alert follows its finding across commits, and
+their own rule's why, fix and link in ``properties``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 from code_guard import __version__
 from code_guard.models import AgentName, Category, Finding, Review, Severity
-from code_guard.tools.explanations import explain_category
+from code_guard.tools.explanations import explain, explain_category, rule_of
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/ninja/code-guard"
@@ -52,19 +55,35 @@ def _rule(category: Category, findings: list[Finding]) -> dict[str, Any]:
     properties: dict[str, Any] = {"tags": tags, "precision": _precision(findings)}
     if security:
         properties["security-severity"] = _SECURITY_SEVERITY[worst]
+    text, markdown = _help(why.why, why.fix, why.url, findings)
     return {
         "id": rule_id(category),
         "name": "".join(w.capitalize() for w in category.value.split("_")),
         "shortDescription": {"text": words.capitalize()},
         "fullDescription": {"text": why.why},
-        "help": {
-            "text": f"{why.why}\n\nFix: {why.fix}\n\nSee {why.url}",
-            "markdown": f"{why.why}\n\n**Fix:** {why.fix}\n\n[Read more]({why.url})",
-        },
+        "help": {"text": text, "markdown": markdown},
         "helpUri": why.url,
         "defaultConfiguration": {"level": _LEVEL[worst]},
         "properties": properties,
     }
+
+
+def _help(why: str, fix: str, url: str, findings: list[Finding]) -> tuple[str, str]:
+    """The rule's help as text and markdown: the category's, then each tool rule's own."""
+    text = [f"{why}\n\nFix: {fix}\n\nSee {url}"]
+    markdown = [f"{why}\n\n**Fix:** {fix}\n\n[Read more]({url})"]
+    rules: dict[str, Finding] = {}
+    for finding in findings:
+        tool_rule = rule_of(finding)
+        if tool_rule is not None:
+            rules.setdefault(":".join(tool_rule), finding)
+    for name, finding in sorted(rules.items()):
+        own = explain(finding)
+        if (own.why, own.fix) == (why, fix):
+            continue
+        text.append(f"{name}: {own.why} Fix: {own.fix} See {own.url}")
+        markdown.append(f"- `{name}`: {own.why} **Fix:** {own.fix} [Read more]({own.url})")
+    return "\n\n".join(text), "\n\n".join(markdown)
 
 
 def _precision(findings: list[Finding]) -> str:
@@ -88,6 +107,8 @@ def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
     }
     if finding.cwe_id:
         properties["tags"] = [finding.cwe_id]
+    known = explain(finding)
+    properties.update(why=known.why, fix=known.fix, helpUri=known.url)
     return {
         "ruleId": rule_id(finding.category),
         "ruleIndex": index[finding.category],
