@@ -127,6 +127,9 @@ class Finding(Frozen):
     # Set when the pull request itself added a suppression comment (``# nosec``...) that the
     # analyser would have honoured: which one. Such findings are still reported.
     suppressed_in_pr: str | None = Field(default=None, max_length=100)
+    # Set when the finding is about a protection the change removed: the removed line that
+    # held it, quoted beside the added line when the model is asked about the finding.
+    removed_line: str | None = Field(default=None, max_length=500)
 
     @model_validator(mode="after")
     def _derive(self) -> Finding:
@@ -165,6 +168,7 @@ class Finding(Frozen):
                 "suggested_fix": fixer.suggested_fix,
                 "fix_lines": fixer.fix_lines,
                 "cwe_id": lead.cwe_id or rest.cwe_id,
+                "removed_line": lead.removed_line or rest.removed_line,
             }
         )
 
