@@ -247,6 +247,7 @@ def model_finding() -> MakeModelFinding:
             "file_path": "app.py",
             "line": line,
             "quote": quote,
+            "removed_line": None,
             "severity": Severity.MEDIUM,
             "category": Category.OTHER,
             "title": "A model finding",

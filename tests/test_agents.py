@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from code_guard.agents.answer import ModelAnswer
-from code_guard.agents.base import AgentContext
+from code_guard.agents.base import Agent, AgentContext
+from code_guard.agents.performance import PerformanceAgent
 from code_guard.agents.security import SecurityAgent
+from code_guard.agents.style import StyleAgent
 from code_guard.diff import parse_diff
 from code_guard.errors import PermanentModelError, ToolError, TransientModelError
 from code_guard.llm import Completion, LLMClient, grammar_friendly
@@ -185,7 +187,7 @@ def test_model_findings_are_re_anchored_or_dropped(
         model_finding(SQL_LINE, 2, category=Category.SQL_INJECTION),  # wrong line
         model_finding("os.system('ls ' + name)", 8),  # not the text: no line
         model_finding("import os", 1),  # context line
-        model_finding("import sys", 2),  # removed line
+        model_finding("import sys", 2),  # removed line: the nearest added line with text
         model_finding("", 5),  # no quote
         model_finding("return  name", 3, file_path="./app.py"),  # whitespace, ./ prefix
     )
@@ -193,9 +195,10 @@ def test_model_findings_are_re_anchored_or_dropped(
     own = [(f.line_start, f.file_path, f.anchor_text, f.sources) for f in report.findings]
     assert own == [
         (7, "app.py", SQL_LINE, ("model",)),
+        (5, "app.py", "def handler(db):", ("model",)),
         (9, "app.py", "return name", ("model",)),
     ]
-    assert report.status.notes == ("dropped 4 model finding(s) that quoted no added line",)
+    assert report.status.notes == ("dropped 3 model finding(s) that quoted no added line",)
 
 
 def test_model_pass_reports_model_and_usage(fake_llm: MakeLLM, tmp_path: Path) -> None:
@@ -362,3 +365,142 @@ def test_file_context_numbers_survive_a_form_feed(
     llm = fake_llm(answer())
     run_agent(llm, tmp_path, diff=diff, tools=())
     assert "    3  import sys" in fenced(llm.calls[0].user)["FILE CONTEXT app.py"]
+
+
+# --- what the change removed -------------------------------------------------------------
+
+# A safe loader swapped for its unsafe twin (new line 5), then a guard replaced by a log call
+# (new line 9). Removed lines have no new-file number.
+REGRESSION_DIFF = """\
+--- a/load.py
++++ b/load.py
+@@ -1,6 +1,6 @@
+ import yaml
+ from app import ROOT, log
+ # readers
+ def read(data):
+-    return yaml.safe_load(data)
++    return yaml.load(data)
+ # checks
+@@ -8,4 +8,3 @@
+ def check(path):
+-    if not path.startswith(ROOT):
+-        raise ValueError(path)
++    log(path)
+     return open(path)
+"""
+SAFE = "    return yaml.safe_load(data)"
+UNSAFE = "    return yaml.load(data)"
+
+
+def test_the_prompt_shows_removed_lines_and_asks_what_they_protected(
+    fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path
+) -> None:
+    llm = fake_llm(answer())
+    run_agent(llm, tmp_path, diff=REGRESSION_DIFF, tools=())
+    system, diff = llm.calls[0].messages[0]["content"], fenced(llm.calls[0].user)["DIFF"]
+    # Removed lines stand beside the added ones, marked "-" and without a new-file number.
+    assert f"      - {SAFE}\n    5 + {UNSAFE}" in diff
+    assert "      -     if not path.startswith(ROOT):" in diff
+    assert "    9 +     log(path)" in diff
+    assert 'Lines marked "-"' in system and "REMOVED" in system
+    assert "a safe API swapped for its unsafe twin" in system
+    assert "`removed_line`" in system
+
+
+@pytest.mark.parametrize(
+    ("agent", "asks"),
+    [
+        (SecurityAgent(), "a sanitiser or escaping call"),
+        (PerformanceAgent(), "a bound or limit"),
+        (StyleAgent(), "error handling that reported a failure"),
+    ],
+)
+def test_every_agent_asks_about_the_removed_lines(agent: Agent, asks: str) -> None:
+    change = parse_diff(REGRESSION_DIFF)
+    ctx = AgentContext(
+        request=ReviewRequest(change=change),
+        files=change.reviewable_files,
+        workspace=Path("."),
+        options=ReviewOptions(),
+    )
+    system = agent._messages(ctx, [], [])[0]["content"]
+    assert f"You are the {agent.name.value} reviewer" in system
+    assert 'Lines marked "-"' in system and asks in system
+
+
+def test_a_regression_candidate_quotes_the_removed_line_beside_the_added_one(
+    fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path
+) -> None:
+    hits = [
+        hit("regress", "regression-unsafe-loader", 5, path="load.py"),  # quoted from its hunk
+        ToolHit(
+            "regress", "regression-guard-removed", "load.py", 9, 9, "guard removed",
+            removed_line="    if not path.startswith(ROOT):",  # the detector's own quote wins
+        ),
+        hit("bandit", "B506", 5, path="load.py"),  # not a regression: no removed line
+    ]  # fmt: skip
+    llm = fake_llm(answer(confirm=["C1"]))
+    report = run_agent(llm, tmp_path, diff=REGRESSION_DIFF, tools=(ScriptedTool(hits),))
+    candidates = fenced(llm.calls[0].user)["CANDIDATES"].splitlines()[1:-1]
+    assert candidates[0].endswith(
+        "(from regress:regression-unsafe-loader) — line: return yaml.load(data)"
+        " — removed: return yaml.safe_load(data)"
+    )
+    assert candidates[1].endswith("— line: log(path) — removed: if not path.startswith(ROOT):")
+    assert "removed:" not in candidates[2]
+    assert [f.removed_line for f in report.findings] == [
+        None,
+        "    if not path.startswith(ROOT):",
+        None,
+    ]
+
+
+def test_removed_line_quotes_count_in_the_token_plan(
+    fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path
+) -> None:
+    # 60 one-line swaps, each removing a long line: the quotes must fit the calls they go in.
+    pairs = [(f"    v{n} = safe(x, {'y' * 150})", f"    v{n} = raw(x)") for n in range(60)]
+    body = "".join(f"-{old}\n+{new}\n" for old, new in pairs)
+    diff = f"--- a/m.py\n+++ b/m.py\n@@ -1,60 +1,60 @@\n{body}"
+    hits = [hit("regress", "regression-swap", n, path="m.py") for n in range(1, 61)]
+    llm = fake_llm(otherwise=answer(), context_tokens=4_096, max_output_tokens=512)
+    report = run_agent(llm, tmp_path, diff=diff, tools=(ScriptedTool(hits),))
+    assert len(llm.calls) > 1
+    for call in llm.calls:
+        assert sum(llm.count_tokens(m["content"]) for m in call.messages) + 512 <= 4_096
+    quoted = [q for c in llm.calls for q in re.findall(r"— removed: v(\d+) = safe", c.user)]
+    assert sorted(map(int, quoted)) == list(range(60))  # each candidate once, with its quote
+    assert len(report.findings) == 60
+
+
+def test_a_model_finding_about_a_removal_goes_on_the_added_line_beside_it(
+    fake_llm: MakeLLM, answer: MakeAnswer, model_finding: MakeModelFinding, tmp_path: Path
+) -> None:
+    guard = "    if not path.startswith(ROOT):"
+    reply = answer(
+        # Names the removed guard; quotes an added line of another hunk, and a wrong number.
+        model_finding(UNSAFE, 2, file_path="load.py", removed_line=guard, title="Guard removed"),
+        # Quotes the removed line itself, as if it were added.
+        model_finding(SAFE, 3, file_path="load.py", title="Safe loader removed"),
+        # A removed line that the diff does not show: nothing to anchor it beside.
+        model_finding("", 5, file_path="load.py", removed_line="    sanitize(data)"),
+    )
+    report = run_agent(fake_llm(reply), tmp_path, diff=REGRESSION_DIFF, tools=())
+    added = parse_diff(REGRESSION_DIFF).files[0].added
+    found = [(f.title, f.line_start, f.anchor_text) for f in report.findings]
+    assert found == [("Guard removed", 9, "log(path)"), ("Safe loader removed", 5, UNSAFE.strip())]
+    assert all(f.line_start in added for f in report.findings)
+    assert report.status.notes == ("dropped 1 model finding(s) that quoted no added line",)
+
+
+def test_removed_lines_in_candidates_stay_fenced(
+    fake_llm: MakeLLM, answer: MakeAnswer, tmp_path: Path
+) -> None:
+    diff = f"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = clean(y)  # {INJECTION}\n+x = y\n"
+    llm = fake_llm(answer())
+    tools = (ScriptedTool([hit("regress", "regression-x", 1, "a.py")]),)
+    run_agent(llm, tmp_path, diff=diff, tools=tools)
+    user = llm.calls[0].user
+    assert f"removed: x = clean(y)  # {INJECTION}" in fenced(user)["CANDIDATES"]
+    assert INJECTION not in unfenced(user)

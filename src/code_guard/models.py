@@ -133,6 +133,9 @@ class Finding(Frozen):
     why: str | None = Field(default=None, max_length=2000)
     fix: str | None = Field(default=None, max_length=2000)
     help_uri: str | None = Field(default=None, max_length=500)
+    # Set when the finding is about a protection the change removed: the removed line that
+    # held it, quoted beside the added line when the model is asked about the finding.
+    removed_line: str | None = Field(default=None, max_length=500)
 
     @model_validator(mode="after")
     def _derive(self) -> Finding:
@@ -171,6 +174,7 @@ class Finding(Frozen):
                 "suggested_fix": fixer.suggested_fix,
                 "fix_lines": fixer.fix_lines,
                 "cwe_id": lead.cwe_id or rest.cwe_id,
+                "removed_line": lead.removed_line or rest.removed_line,
             }
         )
 

@@ -20,11 +20,14 @@ class CandidateVerdict(Frozen):
 
 
 class ModelFinding(Frozen):
-    """An issue the model found itself. ``quote`` is the exact added line it is about."""
+    """An issue the model found itself. ``quote`` is the exact added line it is about;
+    ``removed_line``, when the issue is a protection the change took away, the removed line
+    that held it (the finding then goes on the added line beside it)."""
 
     file_path: str = Field(max_length=500)
     line: int = Field(ge=1)
     quote: str = Field(max_length=500)
+    removed_line: str | None = Field(max_length=500)
     severity: Severity
     category: Category
     title: str = Field(min_length=1, max_length=120)

@@ -19,7 +19,7 @@ from typing import ClassVar
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
-from code_guard.anchoring import anchor_line, resolve_file
+from code_guard.anchoring import anchor_finding, resolve_file
 from code_guard.baseline import BaseSide, PreExisting, Signature, signature
 from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
@@ -319,7 +319,8 @@ class Agent(ABC):
                 text = cut_to_fit(text, per_file, llm.count_tokens)
                 tokens, cut = llm.count_tokens(text), cut + 1
             parts.append(Part(file.path, text, tokens))
-        lines = describe_candidates(candidates).split("\n") if candidates else []
+        described = describe_candidates(candidates, ctx.request.change)
+        lines = described.split("\n") if candidates else []
         pending = [
             Candidate(i, c.file_path, llm.count_tokens(line) + 1)
             for i, (c, line) in enumerate(zip(candidates, lines, strict=True))
@@ -361,7 +362,9 @@ class Agent(ABC):
         # Only files under review count: a finding on a paths-ignore'd file stays out.
         if file is None or all(f.path != file.path for f in ctx.files):
             return None
-        line = anchor_line(ctx.request.change, file.path, found.quote, found.line)
+        line = anchor_finding(
+            ctx.request.change, file.path, found.quote, found.line, found.removed_line
+        )
         if line is None:
             return None
         return Finding(

@@ -56,6 +56,7 @@ class ToolHit:
     end_line: int
     message: str
     tool_severity: str = ""  # the tool's own severity word, where it gives one
+    removed_line: str = ""  # for a protection the change removed: the removed line that held it
 
 
 class Tool(ABC):

@@ -373,5 +373,6 @@ def hit_finding(
         confidence=info.confidence,
         sources=(f"{hit.tool}:{hit.rule}",),
         anchor_text=anchor.strip(),
+        removed_line=hit.removed_line[:500] or None,
         **more,
     )
