@@ -504,3 +504,10 @@ def test_removed_lines_in_candidates_stay_fenced(
     user = llm.calls[0].user
     assert f"removed: x = clean(y)  # {INJECTION}" in fenced(user)["CANDIDATES"]
     assert INJECTION not in unfenced(user)
+
+
+def test_every_agent_name_has_exactly_one_registered_agent() -> None:
+    from code_guard.agents import AGENTS
+    from code_guard.options import ALL_AGENTS
+
+    assert [cls.name for cls in AGENTS] == list(ALL_AGENTS) == list(AgentName)

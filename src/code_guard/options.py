@@ -18,7 +18,8 @@ from code_guard.errors import ConfigError
 from code_guard.models import AgentName, Frozen, Severity
 from code_guard.sanitize import redact
 
-ALL_AGENTS: tuple[AgentName, ...] = (AgentName.SECURITY, AgentName.PERFORMANCE, AgentName.STYLE)
+# The enum is the one list of agents; its order is the order they are shown in.
+ALL_AGENTS: tuple[AgentName, ...] = tuple(AgentName)
 
 
 class ReviewOptions(Frozen):

@@ -194,11 +194,11 @@ from code_guard.evaluation.entry import run_dataset
 from code_guard.options import ReviewOptions
 
 method = parallel._worker_context().get_start_method()
-cores = parallel.available()
+cores = parallel.core_ids()
 results = run_dataset(Path(sys.argv[1]), ReviewOptions(offline=True), jobs=2)
 print(json.dumps({
     "method": method,
-    "cores_given_back": parallel.available() == cores,
+    "cores_given_back": parallel.core_ids() == cores,
     "cases": [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in results.cases],
 }))
 """

@@ -6,14 +6,12 @@ Cases as asyncio tasks in one process share one GIL: the analysers that run in P
 Here ``N - 1`` worker processes and this one each build their own model client once (behind
 their own circuit breaker) and review whole cases with the same ``review_case`` as the
 in-process path, so results are identical; only where the work runs differs. This process
-takes a share because it is ready at once: a worker spends about a second starting (imports,
-then its first Bandit worker), and with two jobs on two cores that second was most of what
-kept ``--jobs 2`` from twice the speed of one.
+takes a share because it is ready at once, while a worker is still starting.
 
 Workers are forked where the platform can and this process has no other thread yet (as a
 fresh ``code-guard eval`` has none): a forked worker starts with everything imported and
-reviews its first case at once, where a spawned one spends about 0.7 s importing while only
-this process works. A process with threads (the tools' pool after a review, the model client's
+reviews its first case at once (docs/performance.md has the measurements). A process with
+threads (the tools' pool after a review, the model client's
 background import) is never forked, since a thread holding a lock at the fork would leave the
 child stuck on it; such a run spawns its workers instead. Each process keeps to its own share
 of the cores (``cores``).
@@ -37,8 +35,9 @@ from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import TypeVar
 
+from code_guard.cpus import core_ids, thread_count
 from code_guard.evaluation.breaker import CircuitBreaker
-from code_guard.evaluation.cores import available, keep_to_share, kept_to_share
+from code_guard.evaluation.cores import keep_to_share, kept_to_share
 from code_guard.evaluation.runner import (
     EvalStopped,
     ProgressFn,
@@ -109,18 +108,9 @@ def _exit_quickly() -> None:
 def _worker_context() -> BaseContext:
     """How to start workers: fork where the platform has it and no other thread runs here
     (see the module's docstring), spawn otherwise."""
-    if "fork" in multiprocessing.get_all_start_methods() and _threads() == 1:
+    if "fork" in multiprocessing.get_all_start_methods() and thread_count() == 1:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
-
-
-def _threads() -> int:
-    """This process's threads: the system's count where it gives one, since a thread that a
-    library started outside Python's ``threading`` can hold a lock at a fork just the same."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return threading.active_count()
 
 
 def _review_in_worker(path: Path) -> tuple[CaseResult, str | None]:
@@ -174,7 +164,7 @@ def review_in_processes(
         share_work(ordered, here.run, None, _review_in_worker, record)
     else:
         context = _worker_context()
-        places, cores = context.Value("i", 0), available()
+        places, cores = context.Value("i", 0), core_ids()
         # A forked child would print again whatever this process still holds in its buffers.
         sys.stdout.flush()
         sys.stderr.flush()

@@ -8,11 +8,12 @@ process. Small changes keep one process: starting another costs more than it sav
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
+
+from code_guard.cpus import core_count
 
 # Below this much input (about 4,000 lines of code) one process is as fast as several.
 MIN_PARALLEL_BYTES = 150_000
@@ -21,10 +22,7 @@ T = TypeVar("T")
 
 def cores() -> int:
     """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return core_count()
 
 
 def batches(paths: Sequence[str], size: Callable[[str], int], count: int) -> list[list[str]]:
