@@ -43,6 +43,7 @@ from code_guard.github.workflow import (
     write_step_summary,
 )
 from code_guard.models import Review
+from code_guard.nofollow import write_replacing
 from code_guard.sanitize import redact
 from code_guard.synthesizer import with_not_reviewed
 
@@ -208,9 +209,13 @@ def _report(
         for line in annotation_lines([f for f in review.findings if f.fingerprint not in posted]):
             print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
-    sarif.write_text(redact(services.render_sarif(review)), encoding="utf-8")
-    if owner_problem := give_to_workspace_owner(sarif, runner.workspace):
-        print(command("warning", owner_problem), file=out)
+    try:  # a fresh file: a link the pull request put at this name is replaced, not followed
+        write_replacing(sarif, redact(services.render_sarif(review)))
+    except OSError as error:
+        print(command("warning", f"could not write {SARIF_NAME}: {error.strerror}"), file=out)
+    else:
+        if owner_problem := give_to_workspace_owner(sarif, runner.workspace):
+            print(command("warning", owner_problem), file=out)
     write_step_summary(
         runner.step_summary,
         redact(job_summary(review, render or services.render_markdown, result, problem)),
