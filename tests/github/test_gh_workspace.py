@@ -100,6 +100,29 @@ def test_a_regular_file_in_the_checkout_is_still_read(
     assert fakes.reviewed[0][1] == {"app/db.py": "local text\n"}
 
 
+def test_a_retargeted_link_in_the_diff_is_not_reviewed_or_read(
+    github: GitHubStandIn, workspace: Path
+) -> None:
+    # A link already on the base, pointed by the pull request at .git/config: git's diff
+    # shows it as a one-line change of mode 120000.
+    checkout_at_head(workspace, github.head_sha)
+    (workspace / "app").mkdir()
+    (workspace / "app" / "settings.py").symlink_to("../.git/config")
+    github.push(
+        github.head_sha,
+        "diff --git a/app/settings.py b/app/settings.py\n"
+        "index 1add1fa..4f3c2e1 120000\n"
+        "--- a/app/settings.py\n+++ b/app/settings.py\n"
+        "@@ -1 +1 @@\n-defaults.py\n\\ No newline at end of file\n"
+        "+../.git/config\n\\ No newline at end of file\n",
+    )
+    fakes = Fakes(())
+    run_action(github, workspace, fakes)
+    change, contents, _ = fakes.reviewed[0]
+    assert contents == {}
+    assert [f.reviewable for f in change.files] == [False]
+
+
 # --- writes: reports replace a link at their name -----------------------------------------
 
 

@@ -14,9 +14,10 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TextIO
 
-from code_guard.diff import Change, parse_diff
+from code_guard.diff import parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
 from code_guard.github import eval_mode
 from code_guard.github.client import GitHubClient
@@ -110,7 +111,8 @@ def _review(
     contents = collect_contents(change, pr.head_sha, runner.workspace, client, options.paths_ignore)
     if contents.failed:  # review the rest; these are listed as not reviewed
         unfetched = {f.path for f in contents.failed}
-        change = Change(files=tuple(f for f in change.files if f.path not in unfetched))
+        # replace: the files the diff refused (not_parsed) stay listed as not reviewed.
+        change = replace(change, files=tuple(f for f in change.files if f.path not in unfetched))
     increment = Increment(None, "")
     if options.uses_model:  # a static-only review is cheap: it always looks at everything
         increment = plan_increment(client, action, pr.head_sha, _summary_body(client))
