@@ -7,6 +7,7 @@ Through the action's entrypoint against the API stand-in, which records every re
 from __future__ import annotations
 
 import io
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,48 @@ def test_a_newline_in_a_file_name_cannot_forge_a_section() -> None:
     change = parse_diff(fetched.text)
     [file] = change.files
     assert file.path == name and dict(file.added) == {1: "hello"}
+
+
+def type_change_diff(tmp_path: Path) -> str:
+    """``git diff`` of a real type change: app/db.py, a link on the base, is code in the PR."""
+    repo = tmp_path / "repo"
+    (repo / "app").mkdir(parents=True)
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str) -> str:
+        command = ["git", "-c", "user.name=T", "-c", "user.email=t@example.com", *args]
+        done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    git("init", "-q")
+    (repo / "app" / "db.py").symlink_to("defaults.py")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    (repo / "app" / "db.py").unlink()
+    (repo / "app" / "db.py").write_text(
+        "import yaml\nfrom flask import request\n\n\ndef load():\n"
+        "    return yaml.load(request.data)\n",
+        encoding="utf-8",
+    )
+    git("add", "-A")
+    git("commit", "-q", "-m", "pr")
+    return git("diff", "HEAD~1", "HEAD")
+
+
+@pytest.mark.parametrize("via_files_api", [False, True])
+def test_a_link_replaced_by_code_reaches_the_review_with_its_new_lines(
+    github: GitHubStandIn, workspace: Path, tmp_path: Path, via_files_api: bool
+) -> None:
+    github.push(github.head_sha, type_change_diff(tmp_path))
+    github.diff_too_large = via_files_api
+    assert [f["status"] for f in github.files] == ["removed", "added"]
+    fakes = Fakes(())
+    run_action(github, workspace, fakes)
+    change, contents, _ = fakes.reviewed[0]
+    [file] = change.files
+    assert (file.path, file.status, file.reviewable) == ("app/db.py", FileStatus.ADDED, True)
+    assert change.file("app/db.py") is file
+    assert file.added[6] == "    return yaml.load(request.data)"
+    assert contents["app/db.py"] == github.contents["app/db.py"]  # fetched for the new file
+    assert change.not_parsed == ()
