@@ -10,12 +10,13 @@ import asyncio
 import json
 import tempfile
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from code_guard.diff import parse_diff
+from code_guard.diff import Change, parse_diff
 from code_guard.engine import review_sync, run_review, select_files
 from code_guard.errors import PermanentModelError
 from code_guard.llm import LLMClient
@@ -53,13 +54,20 @@ def request_for(diff: str) -> ReviewRequest:
 # --- file selection -------------------------------------------------------------------
 
 
+ESCAPE_REFUSED = SkippedFile(
+    path="../escape.txt",
+    reason="path refused, it has a .. component: a diff from git never names such a path",
+    deliberate=False,
+)
+
+
 def test_select_files_gives_a_reason_for_each_skipped_file() -> None:
     keep, skipped = select_files(parse_diff(MIXED).files, ["vendor/**", "*.md"])
     assert [f.path for f in keep] == ["app.txt"]
+    assert parse_diff(MIXED).not_parsed == (ESCAPE_REFUSED,)  # refused as the diff is read
     assert skipped == (
         SkippedFile(path="logo.png", reason="binary file"),
         SkippedFile(path="run.sh", reason="file mode change only"),
-        SkippedFile(path="../escape.txt", reason="path escapes the repository"),
         SkippedFile(path="vendor/lib/x.txt", reason="matches paths-ignore"),
         SkippedFile(path="docs/guide.md", reason="matches paths-ignore"),
     )
@@ -113,11 +121,10 @@ def all_files(root: Path) -> list[str]:
 
 
 def test_workspace_never_writes_outside_itself(temp_root: Path) -> None:
-    diff = "".join(
-        f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+x = 1\n"
-        for path in ["../up.py", "a/../../up2.py", "/abs.py", "ok/in.py"]
-    )
-    request = request_for(diff)
+    # parse_diff refuses these paths; a change built without it still writes none of them.
+    ok = parse_diff("--- /dev/null\n+++ b/ok/in.py\n@@ -0,0 +1 @@\n+x = 1\n").files[0]
+    escaping = [replace(ok, path=p) for p in ["../up.py", "a/../../up2.py", "/abs.py"]]
+    request = ReviewRequest(change=Change(files=(*escaping, ok)), title="Change things")
     with materialize(request, tuple(f.path for f in request.change.files)) as workspace:
         root = workspace.root
         assert root.parent == temp_root
@@ -129,9 +136,7 @@ def test_workspace_never_writes_outside_itself(temp_root: Path) -> None:
 
 def test_traversal_path_is_skipped_by_the_review(temp_root: Path) -> None:
     result = review(request_for(MIXED), ReviewOptions(agents=(AgentName.SECURITY,)))
-    assert SkippedFile(path="../escape.txt", reason="path escapes the repository") in (
-        result.files_not_reviewed
-    )
+    assert ESCAPE_REFUSED in result.files_not_reviewed
     assert all_files(temp_root.parent) == []
 
 

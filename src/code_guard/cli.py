@@ -25,6 +25,7 @@ from code_guard.engine import run_review
 from code_guard.errors import CodeGuardError, InputError
 from code_guard.model_client import make_llm
 from code_guard.models import AgentState, AgentStatus, Severity
+from code_guard.nofollow import read_beneath, write_replacing
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest, split_lines
 from code_guard.sanitize import redact
@@ -100,11 +101,11 @@ def _contents(change: Change, root: Path) -> dict[str, str]:
     """New-file text from ``root`` where the file there matches the diff's added lines."""
     contents: dict[str, str] = {}
     for file in change.reviewable_files:
-        path = root / file.path
-        try:
-            text = decode_diff(path.read_bytes())
-        except (OSError, ValueError):  # ValueError: a NUL in the name
-            continue  # not on disk (or not a name a file system takes): rebuilt from the diff
+        # Not followed: a link (to .git/config, .env...) or a path out of ``root``.
+        data = read_beneath(root, file.path)
+        if data is None:
+            continue  # not on disk as a regular file (or a name refused): rebuilt from the diff
+        text = decode_diff(data)
         lines = split_lines(text)
         if all(0 < n <= len(lines) and lines[n - 1] == t for n, t in file.added.items()):
             contents[file.path] = text
@@ -174,7 +175,7 @@ def _review(args: argparse.Namespace) -> int:
     text = RENDERERS[OutputFormat(args.format)](review)
     if args.output:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            write_replacing(args.output, text)
         except OSError as exc:
             raise InputError(f"cannot write --output {args.output}: {exc.strerror}") from exc
     else:

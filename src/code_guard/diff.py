@@ -2,11 +2,17 @@
 
 Everything downstream (tools, prompts, anchoring, inline comments) speaks in new-file line
 numbers, so this module is the one place where a diff's text becomes numbers.
+
+It is also where a diff's paths are checked: the diff comes from the pull request, so a path
+that git itself never writes (``..``, absolute, NUL, inside ``.git``) is refused here, before
+any request or read names it, and each path has one file change (git writes a type change,
+such as a symbolic link replaced by a regular file, as two sections).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -31,6 +37,8 @@ class FileStatus(StrEnum):
     RENAMED = "renamed"
     BINARY = "binary"
     MODE_ONLY = "mode_only"
+    SYMLINK = "symlink"  # the new side is a symbolic link: its "text" is a target path
+    SUBMODULE = "submodule"  # the new side is a submodule: its "text" is a commit id
     UNREADABLE = "unreadable"  # a file section whose hunks could not be read
 
 
@@ -70,7 +78,14 @@ class Hunk:
 
 
 _NOT_REVIEWABLE = frozenset(
-    {FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY, FileStatus.UNREADABLE}
+    {
+        FileStatus.DELETED,
+        FileStatus.BINARY,
+        FileStatus.MODE_ONLY,
+        FileStatus.SYMLINK,
+        FileStatus.SUBMODULE,
+        FileStatus.UNREADABLE,
+    }
 )
 
 
@@ -153,7 +168,8 @@ class Change:
     """A whole parsed diff."""
 
     files: tuple[FileChange, ...]
-    # Files whose sections were past the diff size cap, so never parsed.
+    # Files whose sections were not read: past the diff size cap, under a path git never
+    # writes, or changed by more than one section. Each is listed as not reviewed.
     not_parsed: tuple[SkippedFile, ...] = ()
     _by_path: dict[str, FileChange] = field(init=False, repr=False, compare=False)
 
@@ -217,7 +233,67 @@ def parse_diff(text: str, max_chars: int = MAX_DIFF_CHARS) -> Change:
         raise DiffError(
             f"input has no file changes; expected a unified diff (git diff output){hint}"
         )
-    return Change(files=tuple(_file_change(pf) for pf in patch), not_parsed=not_parsed)
+    files, refused = _one_per_path(_file_change(pf) for pf in patch)
+    return Change(files=files, not_parsed=(*not_parsed, *refused))
+
+
+def path_problem(path: str) -> str | None:
+    """Why ``path`` cannot name a file of a repository, or None when it can.
+
+    git never records a ``.`` or ``..`` component, a NUL byte, an absolute path or one inside
+    ``.git``; a diff naming one was made by hand, and the path could reach out of the
+    checkout, into its credentials, or (in a URL) to another API endpoint. Backslashes count
+    as separators here, as they are on Windows.
+    """
+    if not path:
+        return "it is empty"
+    if "\0" in path:
+        return "it holds a NUL byte"
+    if path.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[/\\]", path):
+        return "it is absolute"
+    parts = re.split(r"[/\\]", path)
+    if ".." in parts:
+        return "it has a .. component"
+    if "." in parts:  # a URL's dot segment: another path would be fetched
+        return "it has a . component"
+    if any(part.lower() == ".git" for part in parts):
+        return "it is inside .git"
+    return None
+
+
+def _one_per_path(
+    files: Iterable[FileChange],
+) -> tuple[tuple[FileChange, ...], tuple[SkippedFile, ...]]:
+    """One file change per path, and the sections refused, each with its reason.
+
+    git writes a type change (a link, a submodule or a regular file becoming another of these)
+    as the old type's deletion, then the new type's addition: the path's file change is the
+    addition, with its final content. A section naming a path git never writes is refused,
+    and so is a path that two sections both give new content, which git never writes either.
+    """
+    by_path: dict[str, list[FileChange]] = {}
+    refused: list[SkippedFile] = []
+    for file in files:
+        problem = path_problem(file.path) or (
+            path_problem(file.old_path) if file.old_path is not None else None
+        )
+        if problem is not None:
+            reason = f"path refused, {problem}: a diff from git never names such a path"
+            refused.append(SkippedFile(path=file.path, reason=reason, deliberate=False))
+        else:
+            by_path.setdefault(file.path, []).append(file)
+    kept: list[FileChange] = []
+    for path, sections in by_path.items():
+        new = [f for f in sections if f.status is not FileStatus.DELETED]
+        if len(new) <= 1:
+            kept.append(new[0] if new else sections[0])
+            continue
+        reason = (
+            f"the diff has {len(new)} sections that give this path new content; "
+            "git writes one, so which is true cannot be told"
+        )
+        refused.append(SkippedFile(path=path, reason=reason, deliberate=False))
+    return tuple(kept), tuple(refused)
 
 
 def _cut(text: str, max_chars: int) -> tuple[str, tuple[SkippedFile, ...]]:
@@ -252,11 +328,24 @@ def _looks_like_header_only(text: str) -> bool:
     return text.lstrip().startswith("diff --git ")
 
 
+# The new side's mode: ``new file mode``, ``new mode``, or ``index a..b <mode>`` when it is
+# unchanged. 120000 is a symbolic link, 160000 a submodule (a "gitlink").
+_NEW_MODE = re.compile(r"^(?:new file mode|new mode|index \S+) ([0-7]{6})$", re.MULTILINE)
+
+
+def _new_type(pf: PatchedFile) -> FileStatus | None:
+    modes = _NEW_MODE.findall(str(pf.patch_info or ""))
+    mode = modes[-1] if modes else ""
+    return {"120000": FileStatus.SYMLINK, "160000": FileStatus.SUBMODULE}.get(mode)
+
+
 def _status(pf: PatchedFile) -> FileStatus:
     if pf.is_binary_file:
         return FileStatus.BINARY
     if pf.is_removed_file:
         return FileStatus.DELETED
+    if (special := _new_type(pf)) is not None:
+        return special
     if pf.is_added_file:
         return FileStatus.ADDED
     if pf.is_rename:
@@ -313,6 +402,30 @@ def unquote_git_path(name: str) -> str:
             out.append(_C_ESCAPES.get(body[i + 1], ord(body[i + 1]) & 0xFF))
             i += 2
     return out.decode("utf-8", "surrogateescape")
+
+
+_C_QUOTES = {value: "\\" + key for key, value in _C_ESCAPES.items()}
+
+
+def quote_git_path(name: str) -> str:
+    """Quote ``name`` as git does when it must (the inverse of ``unquote_git_path``).
+
+    A name holding a control character, a double quote, a backslash or a non-ASCII byte is
+    written between double quotes with C escapes, so that a newline in a file name cannot
+    end a diff line early and start a forged one.
+    """
+    data = name.encode("utf-8", "surrogateescape")
+    if all(0x20 <= byte < 0x7F and byte not in (0x22, 0x5C) for byte in data):
+        return name
+    out = []
+    for byte in data:
+        if byte in _C_QUOTES:
+            out.append(_C_QUOTES[byte])
+        elif 0x20 <= byte < 0x7F:
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
 
 
 def _strip_prefix(name: str | None) -> str | None:

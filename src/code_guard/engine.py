@@ -30,6 +30,8 @@ Progress = Callable[[AgentStatus], None]
 _NOT_REVIEWED = {
     FileStatus.BINARY: "binary file",
     FileStatus.MODE_ONLY: "file mode change only",
+    FileStatus.SYMLINK: "symbolic link (its target path is not code, and is not followed)",
+    FileStatus.SUBMODULE: "submodule (its commits are reviewed in its own repository)",
 }
 _UNREADABLE = (
     "no hunk of this file could be read (a malformed @@ header, or a combined merge diff, "
@@ -166,7 +168,7 @@ def _base_side(
 def _nothing_to_review(request: ReviewRequest) -> bool:
     """True when the change has files but none with text to review (deletions, binaries,
     mode changes): a complete review with nothing to say, unlike an empty diff."""
-    content_free = (FileStatus.DELETED, FileStatus.BINARY, FileStatus.MODE_ONLY)
+    content_free = (FileStatus.DELETED, *_NOT_REVIEWED)
     files = request.change.files
     return bool(files) and all(f.status in content_free for f in files)
 

@@ -346,6 +346,8 @@ def _files_from_diff(diff: str) -> list[dict[str, Any]]:
             continue
         name = re.search(r"^\+\+\+ b/(.+)$", chunk, re.M)
         status = "added" if "\nnew file mode" in chunk else "modified"
+        if "\ndeleted file mode" in chunk:  # a deletion's name is on its --- line
+            name, status = re.search(r"^--- a/(.+)$", chunk, re.M), "removed"
         patch = chunk[chunk.index("@@") :].rstrip("\n") if "@@" in chunk else None
         changes = sum(1 for line in (patch or "").splitlines() if line[:1] in "+-")
         entries.append(

@@ -30,6 +30,7 @@ from code_guard.evaluation.results import (
 )
 from code_guard.evaluation.runner import Reviewer
 from code_guard.evaluation.schema import CaseResult, EvalResults
+from code_guard.nofollow import write_replacing
 
 # The action's entry lives in ``entry``; it is re-exported here, where the action imports it.
 __all__ = [
@@ -186,7 +187,7 @@ def _report(
         sys.stdout.write(markdown)
     else:
         try:
-            summary.write_text(markdown, encoding="utf-8")
+            write_replacing(summary, markdown)
         except OSError as exc:
             raise ResultsError(f"cannot write summary to {summary}: {exc.strerror}") from exc
         print(render_compact(results))

@@ -18,6 +18,7 @@ from code_guard.errors import InputError
 from code_guard.evaluation.dataset import Shard
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import CaseResult, EvalResults, RunMetadata
+from code_guard.nofollow import write_replacing
 
 
 class ResultsError(InputError):
@@ -28,7 +29,7 @@ def save_results(results: EvalResults, path: Path) -> None:
     """Write ``results`` as indented JSON (creating folders), or raise ``ResultsError``."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(results.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        write_replacing(path, results.model_dump_json(indent=2) + "\n")
     except OSError as exc:
         raise ResultsError(f"cannot write results to {path}: {exc.strerror}") from exc
 

@@ -14,9 +14,10 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TextIO
 
-from code_guard.diff import Change, parse_diff
+from code_guard.diff import parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
 from code_guard.github import eval_mode
 from code_guard.github.client import GitHubClient
@@ -43,6 +44,7 @@ from code_guard.github.workflow import (
     write_step_summary,
 )
 from code_guard.models import Review
+from code_guard.nofollow import write_replacing
 from code_guard.sanitize import redact
 from code_guard.synthesizer import with_not_reviewed
 
@@ -109,7 +111,8 @@ def _review(
     contents = collect_contents(change, pr.head_sha, runner.workspace, client, options.paths_ignore)
     if contents.failed:  # review the rest; these are listed as not reviewed
         unfetched = {f.path for f in contents.failed}
-        change = Change(files=tuple(f for f in change.files if f.path not in unfetched))
+        # replace: the files the diff refused (not_parsed) stay listed as not reviewed.
+        change = replace(change, files=tuple(f for f in change.files if f.path not in unfetched))
     increment = Increment(None, "")
     if options.uses_model:  # a static-only review is cheap: it always looks at everything
         increment = plan_increment(client, action, pr.head_sha, _summary_body(client))
@@ -208,9 +211,13 @@ def _report(
         for line in annotation_lines([f for f in review.findings if f.fingerprint not in posted]):
             print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
-    sarif.write_text(redact(services.render_sarif(review)), encoding="utf-8")
-    if owner_problem := give_to_workspace_owner(sarif, runner.workspace):
-        print(command("warning", owner_problem), file=out)
+    try:  # a fresh file: a link the pull request put at this name is replaced, not followed
+        write_replacing(sarif, redact(services.render_sarif(review)))
+    except OSError as error:
+        print(command("warning", f"could not write {SARIF_NAME}: {error.strerror}"), file=out)
+    else:
+        if owner_problem := give_to_workspace_owner(sarif, runner.workspace):
+            print(command("warning", owner_problem), file=out)
     write_step_summary(
         runner.step_summary,
         redact(job_summary(review, render or services.render_markdown, result, problem)),

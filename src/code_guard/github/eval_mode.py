@@ -6,6 +6,7 @@ inputs to its arguments and its outcome to the job summary, step outputs and exi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -37,7 +38,11 @@ def run(inputs: ActionInputs, runner: RunnerEnv, services: Services, out: TextIO
     if outcome.errors:
         print(command("warning", f"eval: {outcome.errors} case(s) could not be run"), file=out)
     results = runner.workspace / RESULTS_NAME
-    if results.exists() and (owner_problem := give_to_workspace_owner(results, runner.workspace)):
+    # lexists: a link at that name is seen, and refused, rather than taken for no file.
+    owner_problem = (
+        give_to_workspace_owner(results, runner.workspace) if os.path.lexists(results) else None
+    )
+    if owner_problem:
         print(command("warning", owner_problem), file=out)
     write_step_summary(runner.step_summary, outcome.markdown)
     write_outputs(

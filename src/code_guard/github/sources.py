@@ -18,6 +18,7 @@ from code_guard.diff import Change
 from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
 from code_guard.models import SkippedFile
+from code_guard.nofollow import read_beneath
 
 MAX_FILE_BYTES = 1024 * 1024  # the contents API sends no text past 1 MB either
 
@@ -94,13 +95,13 @@ def collect_contents(
 
 
 def _read_local(workspace: Path, relative: str) -> str | None:
-    path = (workspace / relative).resolve()
-    # A diff path could name ../ or a symlink out of the checkout; read nothing outside it.
-    if not path.is_relative_to(workspace.resolve()) or not path.is_file():
-        return None
-    if path.stat().st_size > MAX_FILE_BYTES:
+    # The pull request controls the checkout: a link in it (to ../.git/config, ../.env, or out
+    # of the workspace) is not followed, and nothing under .git is read. Such a file is
+    # reviewed from the diff alone.
+    data = read_beneath(workspace, relative, MAX_FILE_BYTES)
+    if data is None:
         return None
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
