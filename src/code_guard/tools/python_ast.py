@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 import ast
-from abc import abstractmethod
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator
 
-from code_guard.tools.base import Tool, ToolHit, is_python
+from code_guard.tools.python_checker import Check, PythonChecker, dotted
 from code_guard.tools.python_nodes import walk
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.
@@ -30,48 +28,6 @@ _BLOCKING_CALLS = frozenset(
 )  # fmt: skip
 _GROWING_METHODS = frozenset({"append", "add", "extend", "setdefault", "update", "insert"})
 _SHRINKING_METHODS = frozenset({"pop", "popitem", "remove", "discard", "clear", "popleft"})
-
-
-def dotted(node: ast.AST) -> str:
-    """Return ``a.b.c`` for a Name/Attribute chain ('' for anything else)."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Call):
-        return dotted(node.func) + "()." + ".".join(reversed(parts)) if parts else ""
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
-Check = tuple[str, ast.expr | ast.stmt, str]  # rule, the node it is about, message
-
-
-class PythonChecker(Tool):
-    """An in-process check over Python's AST. Subclasses implement ``check``; a file that
-    does not parse yields no hits (ruff reports it, and the agent notes it)."""
-
-    def applies_to(self, path: str) -> bool:
-        """Python files only."""
-        return is_python(path)
-
-    @abstractmethod
-    def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
-        """Yield (rule, node, message) for every problem in ``tree``, parsed from ``path``."""
-
-    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """This checker's hits over ``paths``; each file is parsed once for all the checkers
-        (``tools/python_checks.py``)."""
-        from code_guard.tools.python_checks import all_hits
-
-        return [h for h in all_hits(workspace, paths) if h.tool == self.name]
-
-    def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
-        """``check`` over ``tree`` (parsed from ``path``), as tool hits."""
-        for rule, node, msg in self.check(tree, path):
-            yield ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
 
 
 class PythonAstTool(PythonChecker):

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from code_guard.tools.python_ast import Check, PythonChecker
+from code_guard.tools.python_checker import Check, PythonChecker
 from code_guard.tools.python_nodes import walk
 
 # Setting name -> (the insecure value, why it matters).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python_ast import Check, PythonChecker, dotted
+from code_guard.tools.python_checker import Check, PythonChecker, dotted
 from code_guard.tools.python_nodes import walk
 
 _SOURCE_ATTRS = frozenset(
