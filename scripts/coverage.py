@@ -38,6 +38,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the checkout's code_guard, not an installed copy
 
+from code_guard.agents.security import SecurityAgent  # noqa: E402
 from code_guard.models import Category  # noqa: E402
 from code_guard.tools.mapping import lookup  # noqa: E402
 
@@ -47,21 +48,8 @@ OUTPUT = ROOT / "docs" / "coverage.md"
 
 LANGUAGES = ("python", "javascript", "go")
 ROLES = ("sources", "sinks", "sanitizers")
-# The categories a review reports as security findings, in the table's order.
-CATEGORIES = (
-    Category.SQL_INJECTION,
-    Category.COMMAND_INJECTION,
-    Category.CODE_INJECTION,
-    Category.PATH_TRAVERSAL,
-    Category.XSS,
-    Category.SSRF,
-    Category.OPEN_REDIRECT,
-    Category.INSECURE_DESERIALIZATION,
-    Category.XXE,
-    Category.HARDCODED_SECRET,
-    Category.WEAK_CRYPTO,
-    Category.INSECURE_CONFIG,
-)
+# The categories a review reports as security findings: the security agent's, in its order.
+CATEGORIES = SecurityAgent.categories
 _SEMGREP_LANGUAGES = {
     "python": "python", "javascript": "javascript", "js": "javascript",
     "typescript": "javascript", "ts": "javascript", "go": "go", "golang": "go",
