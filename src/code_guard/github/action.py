@@ -22,7 +22,7 @@ from code_guard.github import eval_mode
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import MAX_BODY
 from code_guard.github.event import Skip, load_event
-from code_guard.github.incremental import Increment, carry_over, markers, plan_increment
+from code_guard.github.incremental import Increment, carry_over, plan_increment, record_trailer
 from code_guard.github.inputs import (
     ActionInputs,
     RunnerEnv,
@@ -130,9 +130,11 @@ def _review(
             return services.render_markdown(value)
         return linked(value, blob_base)
 
-    # The hidden record for the next run's incremental review; outside the redaction, which
-    # could break its encoding (its findings' text is redacted inside it).
-    record = "\n" + markers(pr.head_sha, review)
+    # The record for the next run's incremental review: the comment's last line, the only
+    # place it is read from. Outside the redaction, which could break its encoding (its
+    # findings' text is redacted inside it).
+    trailer = record_trailer(pr.head_sha, review)
+    record = "\n" + trailer if trailer else ""
 
     def body(unplaced: Unplaced) -> str:
         limit = MAX_BODY - len(record)
