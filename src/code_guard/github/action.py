@@ -119,7 +119,13 @@ def _review(
         review = services.review(
             change, contents.texts, pr.title, pr.body, options, increment.model_paths
         )
-    review = carry_over(review, increment.carried, change)
+    review = carry_over(
+        review,
+        increment.carried,
+        change,
+        options.fail_on,
+        count_disputed=options.gate_disputed,
+    )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
     blob_base = blob_url(pr.html_url, pr.head_sha)

@@ -31,7 +31,7 @@ from pydantic import Field, ValidationError
 from code_guard.diff import Change
 from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
-from code_guard.models import AgentState, Finding, Frozen, Review
+from code_guard.models import AgentState, Finding, Frozen, Review, Severity
 from code_guard.sanitize import redact
 from code_guard.synthesizer import health_score, summarize, verdict
 
@@ -149,9 +149,17 @@ def plan_increment(
     )
 
 
-def carry_over(review: Review, carried: Sequence[Finding], change: Change) -> Review:
+def carry_over(
+    review: Review,
+    carried: Sequence[Finding],
+    change: Change,
+    fail_on: Severity | None = Severity.HIGH,
+    *,
+    count_disputed: bool = True,
+) -> Review:
     """``review`` with the model's earlier findings on unchanged files added back, each only
-    while its line is still an added line of the pull request with the same text."""
+    while its line is still an added line of the pull request with the same text; the verdict
+    follows the gate (``fail_on``, ``count_disputed``) as ``synthesizer.verdict`` says."""
     present = {f.fingerprint for f in review.findings}
     kept = []
     for finding in carried:
@@ -167,7 +175,7 @@ def carry_over(review: Review, carried: Sequence[Finding], change: Change) -> Re
         update={
             "findings": findings,
             "health_score": health_score(findings),
-            "verdict": verdict(findings, review.complete),
+            "verdict": verdict(findings, review.complete, fail_on, count_disputed=count_disputed),
             "summary": summarize(
                 findings,
                 review.static_only_reason,
