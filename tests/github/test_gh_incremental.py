@@ -170,3 +170,16 @@ def test_carried_findings_stay_only_on_lines_still_added(
 @pytest.fixture
 def change_diff() -> str:
     return (FIXTURES / "pull_request.diff").read_text(encoding="utf-8")
+
+
+def test_the_record_redacts_the_models_prose_and_still_reads(model_finding: Finding) -> None:
+    key = "sk-proj-" + "a1" * 12
+    # Redacting the record's JSON as one text once matched a "URL with credentials" from the
+    # title's URL to the description's "@", across the fields, and broke the record.
+    leaky = model_finding.model_copy(
+        update={"title": "https://evil.example", "description": f"@ uses {key}"}
+    )
+    review = make_review(leaky).model_copy(update={"static_only": False})
+    [carried] = record_of(record_trailer("a" * 40, review)).findings
+    assert (carried.title, carried.description) == ("https://evil.example", "@ uses ***")
+    assert carried.fingerprint == leaky.fingerprint

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from test_gh_inline_confidence import added_file
 
 from code_guard.github.action import main
-from code_guard.github.incremental import Record, read_record, record_trailer
+from code_guard.github.incremental import read_record, record_trailer
 from code_guard.github.publish import SUMMARY_MARKER, PublishResult
 from code_guard.github.services import default_services
 from code_guard.github.summary import job_summary, summary_comment
@@ -136,7 +136,7 @@ def hostile_review(text: str) -> Review:
     )  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None, database=None)
+@settings(max_examples=150, deadline=None, database=None)
 @given(HOSTILE)
 def test_no_hostile_text_renders_or_forges_a_record_in_any_markdown_output(text: str) -> None:
     review = hostile_review(text)
@@ -167,6 +167,6 @@ def test_no_hostile_text_renders_or_forges_a_record_in_any_markdown_output(text:
     body = outputs["summary comment"]
     assert read_record(body) is None
     seen = review.model_copy(update={"static_only": False, "not_sent_to_model": ()})
-    assert read_record(f"{body}\n{record_trailer('a' * 40, seen)}") == Record(
-        reviewed="a" * 40, findings=(finding,)
-    )
+    record = read_record(f"{body}\n{record_trailer('a' * 40, seen)}")
+    assert record is not None and record.reviewed == "a" * 40
+    assert [f.fingerprint for f in record.findings] == [finding.fingerprint]

@@ -72,14 +72,24 @@ def record_trailer(head_sha: str, review: Review) -> str:
     left out by a cap means the next review must be full)."""
     if not model_saw_everything(review):
         return ""
-    own = [f for f in review.findings if "model" in f.sources]
+    own = [_redacted(f) for f in review.findings if "model" in f.sources]
     while True:
         record = Record(reviewed=head_sha, findings=tuple(own))
-        data = redact(record.model_dump_json()).encode("utf-8")
+        data = record.model_dump_json().encode("utf-8")
         packed = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
         if len(packed) <= _RECORD_BUDGET or not own:
             return f"{RECORD_PREFIX}{packed} -->"
         own = own[: len(own) // 2]
+
+
+def _redacted(finding: Finding) -> Finding:
+    """``finding`` with the prose the model wrote redacted, as everything posted is. Field by
+    field: redacting the JSON text could match across fields and break the record. The place
+    (path, anchored line) is the pull request's own text, kept as is so that it still matches
+    its line on the next run."""
+    prose = ("title", "description", "suggested_fix", "disputed", "suppressed_in_pr")
+    update = {name: redact(text) for name in prose if (text := getattr(finding, name))}
+    return finding.model_copy(update=update)
 
 
 def model_saw_everything(review: Review) -> bool:
