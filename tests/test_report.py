@@ -169,21 +169,21 @@ def test_markdown_of_a_review_with_findings() -> None:
         "> This review is incomplete: part of the change was not analysed. No findings "
         "there does not mean it is clean.\n"
         ">\n"
-        "> - the performance agent failed: model gpt-4o-mini failed: 503 overloaded\n"
+        "> - the performance agent failed\\: model gpt\\-4o\\-mini failed\\: 503 overloaded\n"
         "\n"
         "#### 🟠 High (1)\n"
         "\n"
-        "- `app/db.py:12-13` SQL built from request data \\| unsafe <sub>sql "
+        "- <code>app/db\\.py\\:12\\-13</code> SQL built from request data \\| unsafe <sub>sql "
         "injection</sub>\n"
         "\n"
         "#### 🔵 Low (1)\n"
         "\n"
-        "- `app/util.py:3` \\`os\\` imported but unused <sub>unused code</sub>\n"
+        "- <code>app/util\\.py\\:3</code> \\`os\\` imported but unused <sub>unused code</sub>\n"
         "\n"
         "<details>\n"
         "<summary>Why these matter and how to fix them</summary>\n"
         "\n"
-        "**SQL built from request data \\| unsafe** · `app/db.py:12-13`\n"
+        "**SQL built from request data \\| unsafe** · <code>app/db\\.py\\:12\\-13</code>\n"
         "\n"
         "The query concatenates \\`name\\`\\.\n"
         "\n"
@@ -198,7 +198,7 @@ def test_markdown_of_a_review_with_findings() -> None:
         "\n"
         "---\n"
         "\n"
-        "**\\`os\\` imported but unused** · `app/util.py:3`\n"
+        "**\\`os\\` imported but unused** · <code>app/util\\.py\\:3</code>\n"
         "\n"
         "*Why it matters:* An unused import slows start-up and suggests code that was "
         "meant to use it.\n"
@@ -213,18 +213,18 @@ def test_markdown_of_a_review_with_findings() -> None:
         "\n"
         "#### Files not reviewed\n"
         "\n"
-        "- `logo.png`: binary file\n"
+        "- <code>logo\\.png</code>: binary file\n"
         "\n"
         "<details>\n"
         "<summary>Agents, time and cost</summary>\n"
         "\n"
         "| Agent | State | Tools | Model | Time | Notes |\n"
         "|---|---|---|---|---|---|\n"
-        "| security | ok | bandit, detect-secrets, python-taint | gpt-4o-mini | 1200 ms "
+        "| security | ok | bandit, detect-secrets, python-taint | gpt\\-4o\\-mini | 1200 ms "
         "| — |\n"
-        "| performance | failed | ruff, python-ast | gpt-4o-mini | 800 ms | model "
+        "| performance | failed | ruff, python-ast | gpt\\-4o\\-mini | 800 ms | model "
         "gpt\\-4o\\-mini failed\\: 503 overloaded; tool findings are reported unconfirmed |\n"
-        "| style | ok | ruff | gpt-4o-mini | 400 ms | model rejected 1 tool "
+        "| style | ok | ruff | gpt\\-4o\\-mini | 400 ms | model rejected 1 tool "
         "candidate\\(s\\) as false positives |\n"
         "\n"
         "2 file(s) reviewed in 2500 ms · tokens: 2000 in / 300 out · cost: $0.0025\n"
@@ -260,8 +260,8 @@ def test_markdown_of_a_static_only_review() -> None:
 
 def test_markdown_limit_says_how_many_are_left_out() -> None:
     text = render_markdown(REVIEW, limit=1)
-    assert "`app/db.py:12-13`" in text
-    assert "`app/util.py:3`" not in text
+    assert "<code>app/db\\.py\\:12\\-13</code>" in text
+    assert "app/util" not in text.partition("<details>")[0]
     assert "\n\n…and 1 more (see the JSON or SARIF output).\n\n<details>" in text
 
 

@@ -171,7 +171,7 @@ def test_health_score_weighs_severity_and_confidence(make_finding: MakeFinding) 
     [
         (Severity.CRITICAL, 0.5, Verdict.REQUEST_CHANGES),
         (Severity.HIGH, 0.9, Verdict.REQUEST_CHANGES),
-        (Severity.HIGH, 0.49, Verdict.COMMENT),  # not confident enough to block
+        (Severity.HIGH, 0.3, Verdict.REQUEST_CHANGES),  # fail-on counts it: so does the verdict
         (Severity.MEDIUM, 1.0, Verdict.COMMENT),
     ],
 )
@@ -179,6 +179,29 @@ def test_verdict_of_one_finding(
     make_finding: MakeFinding, severity: Severity, confidence: float, expected: Verdict
 ) -> None:
     assert verdict([make_finding(severity=severity, confidence=confidence)], True) is expected
+
+
+@pytest.mark.parametrize("fail_on", [*Severity, None])
+@pytest.mark.parametrize("count_disputed", [True, False])
+def test_the_verdict_requests_changes_exactly_when_the_gate_fails(
+    make_finding: MakeFinding, fail_on: Severity | None, count_disputed: bool
+) -> None:
+    for severity in Severity:
+        for disputed in (None, "the model says it is test code"):
+            finding = make_finding(severity=severity, confidence=0.3, disputed=disputed)
+            review = synthesize(
+                [report(finding)],
+                files_reviewed=["app.py"],
+                fail_on=fail_on,
+                gate_disputed=count_disputed,
+            )
+            # With no gate (fail-on: none) the verdict still asks for changes at high.
+            gated = review.at_or_above(fail_on or Severity.HIGH, count_disputed=count_disputed)
+            expected = Verdict.REQUEST_CHANGES if gated else Verdict.COMMENT
+            assert review.verdict is expected, (severity, disputed)
+            assert verdict(review.findings, True, fail_on, count_disputed=count_disputed) is (
+                expected
+            )
 
 
 def test_clean_complete_review_approves() -> None:

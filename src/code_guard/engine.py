@@ -119,6 +119,8 @@ async def run_review(
         duration_ms=int((time.perf_counter() - started) * 1000),
         nothing_to_review=_nothing_to_review(request),
         warnings=injection_warnings(request),
+        fail_on=options.fail_on,
+        gate_disputed=options.gate_disputed,
     )
 
 

@@ -8,6 +8,7 @@ Merging two findings returns a new finding; nothing here is mutated in place.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated
 
@@ -307,8 +308,17 @@ class Review(Frozen):
     ) -> tuple[Finding, ...]:
         """Return the findings whose severity is at least ``threshold`` (the gate); findings
         the model disputed count unless ``count_disputed`` is false."""
-        return tuple(
-            f
-            for f in self.findings
-            if f.severity.rank >= threshold.rank and (count_disputed or f.disputed is None)
-        )
+        return at_or_above(self.findings, threshold, count_disputed=count_disputed)
+
+
+def at_or_above(
+    findings: Sequence[Finding], threshold: Severity, *, count_disputed: bool = True
+) -> tuple[Finding, ...]:
+    """The findings a gate at ``threshold`` fails on: those of that severity or worse, with
+    the ones the model disputed unless ``count_disputed`` is false. The one rule that both
+    ``fail-on`` and the verdict (``synthesizer.verdict``) apply."""
+    return tuple(
+        f
+        for f in findings
+        if f.severity.rank >= threshold.rank and (count_disputed or f.disputed is None)
+    )

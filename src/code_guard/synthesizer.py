@@ -17,6 +17,7 @@ from code_guard.models import (
     SkippedFile,
     Usage,
     Verdict,
+    at_or_above,
 )
 
 # Findings closer than this (in lines) with the same file and category are one issue.
@@ -28,7 +29,6 @@ _PENALTY = {
     Severity.LOW: 2.0,
     Severity.INFO: 0.0,
 }
-_BLOCKING_CONFIDENCE = 0.5
 
 
 def same_issue(a: Finding, b: Finding) -> bool:
@@ -131,13 +131,23 @@ def not_sent_to_model(reports: Sequence[AgentReport]) -> tuple[SkippedFile, ...]
     return tuple(merged)
 
 
-def verdict(findings: Sequence[Finding], complete: bool) -> Verdict:
-    """Request changes for a confident high or critical finding; approve only a complete,
-    clean review; comment otherwise."""
-    if any(
-        f.severity.rank >= Severity.HIGH.rank and f.confidence >= _BLOCKING_CONFIDENCE
-        for f in findings
-    ):
+def verdict(
+    findings: Sequence[Finding],
+    complete: bool,
+    fail_on: Severity | None = Severity.HIGH,
+    *,
+    count_disputed: bool = True,
+) -> Verdict:
+    """Request changes exactly when the gate fails on ``findings`` (``models.at_or_above`` at
+    ``fail_on``, or at high when there is no gate); approve only a complete, clean review;
+    comment otherwise.
+
+    The verdict follows the gate's rule, not a rule of its own: it once also asked for
+    confidence 0.5, so a high finding the model disputed (its confidence capped lower) read
+    as ``comment`` while the step still failed, and a workflow branching on the verdict was
+    misled by the very model the gate does not take at its word.
+    """
+    if at_or_above(findings, fail_on or Severity.HIGH, count_disputed=count_disputed):
         return Verdict.REQUEST_CHANGES
     if findings or not complete:
         return Verdict.COMMENT
@@ -183,11 +193,14 @@ def synthesize(
     duration_ms: int = 0,
     nothing_to_review: bool = False,
     warnings: Sequence[str] = (),
+    fail_on: Severity | None = Severity.HIGH,
+    gate_disputed: bool = True,
 ) -> Review:
     """Combine the agents' reports into one ``Review``.
 
     Findings are merged first, so each one's confidence comes from all its evidence
-    (``confidence.assess``), and ``min_confidence`` then applies to that.
+    (``confidence.assess``), and ``min_confidence`` then applies to that. ``fail_on`` and
+    ``gate_disputed`` are the gate's settings, which the verdict follows (``verdict``).
     """
     merged = deduplicate(f for r in reports for f in r.findings)
     assessed = [f.model_copy(update={"confidence": assess(f)}) for f in merged]
@@ -204,7 +217,7 @@ def synthesize(
     return Review(
         findings=tuple(findings),
         health_score=health_score(findings),
-        verdict=verdict(findings, state is Outcome.REVIEWED),
+        verdict=verdict(findings, state is Outcome.REVIEWED, fail_on, count_disputed=gate_disputed),
         summary=summarize(
             findings, static_reason, state, reasons, sum(r.preexisting for r in reports)
         ),
@@ -225,7 +238,8 @@ def synthesize(
 
 def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:
     """``review`` with ``files`` listed as not reviewed too (files the caller could not hand
-    to the engine, such as a patch GitHub withheld); outcome, verdict and summary follow."""
+    to the engine, such as a patch GitHub withheld); outcome, verdict and summary follow (the
+    findings are the same, so only an approval changes: an incomplete review only comments)."""
     if not files:
         return review
     paths = {f.path for f in files}
@@ -241,7 +255,11 @@ def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:
             "files_not_reviewed": (*review.files_not_reviewed, *files),
             "outcome": state,
             "outcome_reasons": reasons,
-            "verdict": verdict(review.findings, state is Outcome.REVIEWED),
+            "verdict": (
+                Verdict.COMMENT
+                if review.verdict is Verdict.APPROVE and state is not Outcome.REVIEWED
+                else review.verdict
+            ),
             "summary": summarize(review.findings, review.static_only_reason, state, reasons),
         }
     )

@@ -62,13 +62,13 @@ xychart-beta horizontal
 
 | Case | Precision | Recall | F1 | FP | FN |
 |---|---:|---:|---:|---:|---:|
-| `c` | 0.000 | 1.000 | 0.000 | 1 | 0 |
-| `e` | 1.000 | 0.000 | 0.000 | 0 | 1 |
-| `a` | 0.500 | 0.500 | 0.500 | 1 | 1 |
+| <code>c</code> | 0.000 | 1.000 | 0.000 | 1 | 0 |
+| <code>e</code> | 1.000 | 0.000 | 0.000 | 0 | 1 |
+| <code>a</code> | 0.500 | 0.500 | 0.500 | 1 | 1 |
 
 ### Errored cases (1, not scored)
 
-- `z.json`: invalid JSON
+- <code>z\\.json</code>: invalid JSON
 """
 
 
@@ -135,7 +135,7 @@ def test_no_scored_case_warns() -> None:
     text = render_markdown(results_of([errored("x", "bad | reason\nsecond line")]))
     assert "> No case was scored: every case errored (see below)." in text
     assert "- **Latency per review** (nearest rank): no case was scored" in text
-    assert "- `x.json`: bad \\| reason second line" in text
+    assert "- <code>x\\.json</code>: bad \\| reason second line" in text
     assert "### Worst cases\n\nEvery scored case matched its ground truth exactly." in text
 
 
@@ -149,5 +149,5 @@ def test_huge_run_stays_under_the_step_summary_limit() -> None:
     text = render_markdown(results_of(cases))
     assert len(text.encode()) < 1024 * 1024
     assert "- … and 19950 more (see results.json)" in text
-    assert text.count("\n- `case") == 50
-    assert text.count("\n| `bad") == 5
+    assert text.count("\n- <code>case") == 50
+    assert text.count("\n| <code>bad") == 5

@@ -235,7 +235,7 @@ def test_a_deterministic_fix_gives_a_suggestion_and_says_what_else_it_needs(
                            fix_lines=(10, 10))  # fmt: skip
     body = comment_body(finding, Anchor("app/db.py", 10), change)
     suggestion = '```suggestion\n    TOKEN = os.environ["TOKEN"]\n```'
-    assert f"The file also needs `import os`.\n\n{suggestion}" in body
+    assert f"The file also needs <code>import os</code>.\n\n{suggestion}" in body
 
 
 def test_findings_on_the_same_lines_read_as_one_comment(

@@ -18,7 +18,13 @@ from test_gh_action import Fakes
 
 from code_guard.diff import parse_diff
 from code_guard.github.action import main
-from code_guard.github.incremental import carried_findings, carry_over, last_reviewed, markers
+from code_guard.github.incremental import (
+    Record,
+    RecordError,
+    carry_over,
+    read_record,
+    record_trailer,
+)
 from code_guard.models import Finding, Severity, SkippedFile
 
 NEW_SHA = "c" * 40
@@ -61,25 +67,40 @@ def summary(github: GitHubStandIn) -> str:
     return str(comment["body"])
 
 
+def record_of(body: str) -> Record:
+    record = read_record(body)
+    assert record is not None, body[-300:]
+    return record
+
+
 def test_the_summary_records_the_commit_and_the_models_findings(
     model_finding: Finding, make_finding: FindingFactory
 ) -> None:
     tool = make_finding(line_start=30, line_end=30)
     review = make_review(model_finding, tool).model_copy(update={"static_only": False})
-    body = "report\n" + markers("a" * 40, review)
-    assert last_reviewed(body) == "a" * 40
-    assert carried_findings(body) == (model_finding,)  # only the model's own
-    assert carried_findings(body.replace("model-findings ", "model-findings x")) is None
+    body = "report\n" + record_trailer("a" * 40, review)
+    assert record_of(body).reviewed == "a" * 40
+    assert record_of(body).findings == (model_finding,)  # only the model's own
+    with pytest.raises(RecordError):
+        read_record(body.replace("record ", "record x"))
+    assert read_record(body + "\nmore text") is None  # only the last line is a record
+
+
+def test_a_record_anywhere_but_the_last_line_is_not_read(model_finding: Finding) -> None:
+    review = make_review(model_finding).model_copy(update={"static_only": False})
+    forged = record_trailer("f" * 40, make_review().model_copy(update={"static_only": False}))
+    body = f"{forged}\n`{forged}`\n" + record_trailer("a" * 40, review)
+    assert record_of(body) == Record(reviewed="a" * 40, findings=(model_finding,))
 
 
 def test_nothing_is_recorded_unless_the_model_saw_every_file(model_finding: Finding) -> None:
     seen = make_review(model_finding).model_copy(update={"static_only": False})
-    assert markers("a" * 40, seen)
-    assert markers("a" * 40, make_review(model_finding)) == ""  # static-only
+    assert record_trailer("a" * 40, seen)
+    assert record_trailer("a" * 40, make_review(model_finding)) == ""  # static-only
     capped = SkippedFile(path="app/db.py", reason="not sent: the token cap", deliberate=False)
-    assert markers("a" * 40, seen.model_copy(update={"not_sent_to_model": (capped,)})) == ""
+    assert record_trailer("a" * 40, seen.model_copy(update={"not_sent_to_model": (capped,)})) == ""
     unchanged = SkippedFile(path="docs/notes.md", reason="unchanged since the last review")
-    assert markers("a" * 40, seen.model_copy(update={"not_sent_to_model": (unchanged,)}))
+    assert record_trailer("a" * 40, seen.model_copy(update={"not_sent_to_model": (unchanged,)}))
 
 
 def test_a_push_sends_only_the_changed_files_and_carries_the_rest_over(
@@ -87,7 +108,7 @@ def test_a_push_sends_only_the_changed_files_and_carries_the_rest_over(
 ) -> None:
     run(github, workspace, Fakes((model_finding,)), FIXTURES / "pull_request.opened.json")
     first = summary(github)
-    assert last_reviewed(first) == github.head_sha
+    assert record_of(first).reviewed == github.head_sha
     reviewed = github.head_sha
     github.push(NEW_SHA, github.diff)
     github.comparisons[f"{reviewed}...{NEW_SHA}"] = ("ahead", ["docs/notes.md"])
@@ -95,9 +116,9 @@ def test_a_push_sends_only_the_changed_files_and_carries_the_rest_over(
     run(github, workspace, fakes, event(tmp_path, "synchronize"))
     assert fakes.model_paths == [frozenset({"docs/notes.md"})]
     second = summary(github)
-    assert last_reviewed(second) == NEW_SHA
+    assert record_of(second).reviewed == NEW_SHA
     assert "incremental: the model reviewed the 1 file(s) changed since" in second
-    assert carried_findings(second) == (model_finding,)  # app/db.py did not change: kept
+    assert record_of(second).findings == (model_finding,)  # app/db.py did not change: kept
 
 
 def test_a_force_push_falls_back_to_a_full_review(
@@ -149,3 +170,16 @@ def test_carried_findings_stay_only_on_lines_still_added(
 @pytest.fixture
 def change_diff() -> str:
     return (FIXTURES / "pull_request.diff").read_text(encoding="utf-8")
+
+
+def test_the_record_redacts_the_models_prose_and_still_reads(model_finding: Finding) -> None:
+    key = "sk-proj-" + "a1" * 12
+    # Redacting the record's JSON as one text once matched a "URL with credentials" from the
+    # title's URL to the description's "@", across the fields, and broke the record.
+    leaky = model_finding.model_copy(
+        update={"title": "https://evil.example", "description": f"@ uses {key}"}
+    )
+    review = make_review(leaky).model_copy(update={"static_only": False})
+    [carried] = record_of(record_trailer("a" * 40, review)).findings
+    assert (carried.title, carried.description) == ("https://evil.example", "@ uses ***")
+    assert carried.fingerprint == leaky.fingerprint

@@ -92,7 +92,7 @@ def test_summary_comment_lists_unplaced_findings_and_fits(make_finding: FindingF
     review = make_review(finding)
     body = summary_comment(review, "abc123", ((finding, "over the limit"),), render_stub)
     assert body.startswith("<!-- code-guard:summary -->\n## Report")
-    assert "- 🟠 High `app/db.py:10` Pipe \\| in title: over the limit\n" in body
+    assert "- 🟠 High <code>app/db\\.py\\:10</code> Pipe \\| in title: over the limit\n" in body
     assert "<summary>Not posted inline (1)</summary>" in body
     assert body.endswith("<sub>Updated for commit abc123 by Ninja Code Guard.</sub>")
     huge = summary_comment(review, "abc123", (), lambda r: "x" * 100_000)
@@ -131,7 +131,7 @@ def test_summary_locations_link_to_the_lines_at_the_head_commit(
     review = make_review(finding)
     body = summary_comment(review, "abc123", (), lambda r: render_markdown(r, blob_base=base))
     link = "https://github.com/octo/shop/blob/abc123/app/my%20db.py#L10-L12"
-    assert f"[`app/my db.py:10-12`]({link})" in body
+    assert f"[<code>app/my db\\.py\\:10\\-12</code>]({link})" in body
 
 
 def test_a_backtick_in_a_file_name_stays_inside_its_code_span(make_finding: FindingFactory) -> None:

@@ -18,6 +18,7 @@ from code_guard.evaluation.schema import (
     RunMetadata,
     Score,
 )
+from code_guard.report.plain import code_span, plain_line
 
 WORST_CASES = 5
 MAX_ERRORED = 50
@@ -203,7 +204,12 @@ def _worst(cases: Sequence[CaseResult]) -> str:
     ]
     for case, s in worst:
         lines.append(
-            _row(f"`{_cell(case.pr_id)}`", *_prf(s.precision, s.recall, s.f1), str(s.fp), str(s.fn))
+            _row(
+                code_span(_short(case.pr_id)),
+                *_prf(s.precision, s.recall, s.f1),
+                str(s.fp),
+                str(s.fn),
+            )
         )
     return "\n".join(lines)
 
@@ -212,7 +218,10 @@ def _errored(summary: EvalSummary) -> str:
     if not summary.errored:
         return ""
     lines = [f"### Errored cases ({summary.errors}, not scored)", ""]
-    lines += [f"- `{_cell(e.case_file)}`: {_cell(e.reason)}" for e in summary.errored[:MAX_ERRORED]]
+    lines += [
+        f"- {code_span(_short(e.case_file))}: {_cell(e.reason)}"
+        for e in summary.errored[:MAX_ERRORED]
+    ]
     if summary.errors > MAX_ERRORED:
         lines.append(f"- … and {summary.errors - MAX_ERRORED} more (see results.json)")
     return "\n".join(lines)
@@ -239,8 +248,13 @@ def _row(*cells: str) -> str:
 
 
 def _cell(text: str) -> str:
-    """One line of table-safe text: pipes escaped, newlines folded, length capped."""
-    flat = " ".join(text.split()).replace("|", "\\|")
+    """One line of plain, table-safe text, length capped (case names and reasons come from
+    the dataset, which a pull request can change)."""
+    return plain_line(_short(text))
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
     return flat if len(flat) <= MAX_TEXT else flat[: MAX_TEXT - 1] + "…"
 
 

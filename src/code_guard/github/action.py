@@ -23,7 +23,7 @@ from code_guard.github import eval_mode
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import MAX_BODY
 from code_guard.github.event import Skip, load_event
-from code_guard.github.incremental import Increment, carry_over, markers, plan_increment
+from code_guard.github.incremental import Increment, carry_over, plan_increment, record_trailer
 from code_guard.github.inputs import (
     ActionInputs,
     RunnerEnv,
@@ -122,7 +122,13 @@ def _review(
         review = services.review(
             change, contents.texts, pr.title, pr.body, options, increment.model_paths
         )
-    review = carry_over(review, increment.carried, change)
+    review = carry_over(
+        review,
+        increment.carried,
+        change,
+        options.fail_on,
+        count_disputed=options.gate_disputed,
+    )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
 
     blob_base = blob_url(pr.html_url, pr.head_sha)
@@ -133,9 +139,11 @@ def _review(
             return services.render_markdown(value)
         return linked(value, blob_base)
 
-    # The hidden record for the next run's incremental review; outside the redaction, which
-    # could break its encoding (its findings' text is redacted inside it).
-    record = "\n" + markers(pr.head_sha, review)
+    # The record for the next run's incremental review: the comment's last line, the only
+    # place it is read from. Outside the redaction, which could break its encoding (its
+    # findings' text is redacted inside it).
+    trailer = record_trailer(pr.head_sha, review)
+    record = "\n" + trailer if trailer else ""
 
     def body(unplaced: Unplaced) -> str:
         limit = MAX_BODY - len(record)

@@ -3,8 +3,9 @@
 Each body shows a bold title, why the finding matters, the fix and a small footer; when the
 finding's structured fix was written for exactly the commented lines, it becomes a
 ```` ```suggestion ```` block that the author can apply with one click. Each body ends with
-``<!-- code-guard:fp=... -->``, which a later run finds in the pull request's review
-comments so it never posts a finding twice.
+one ``<!-- code-guard:fp=... -->`` line per finding, which a later run reads so it never posts
+a finding twice. It reads them only there, from the end: a suggestion or fix quotes the pull
+request's code verbatim, and a marker inside it must not make a finding look already posted.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from code_guard.tools.explanations import explain, rule_of
 from code_guard.tools.fixes import NEEDS
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
-_FP_RE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
+_FP_LINE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
 _FENCE_RE = re.compile(r"\A\s*```[\w+-]*\n(?P<code>.*?)\n?```\s*\Z", re.DOTALL)
 _STRING_RE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _BARE_WORDS_RE = re.compile(r"\b[A-Za-z]+ [A-Za-z]+ [A-Za-z]+ [A-Za-z]+\b")
@@ -37,8 +38,19 @@ def fingerprint_marker(fingerprint: str) -> str:
 
 
 def fingerprints_in(bodies: list[str]) -> set[str]:
-    """Every fingerprint marker found in ``bodies``."""
-    return {match for body in bodies for match in _FP_RE.findall(body)}
+    """The fingerprints of ``bodies``: in each, the marker lines that end it, read up to the
+    first line that is not one (markers anywhere else are quoted text, not ours)."""
+    return {fp for body in bodies for fp in _trailing_fingerprints(body)}
+
+
+def _trailing_fingerprints(body: str) -> list[str]:
+    found = []
+    for line in reversed(body.rstrip().split("\n")):
+        match = _FP_LINE.fullmatch(line)
+        if match is None:
+            break
+        found.append(match.group(1))
+    return found
 
 
 def fit(text: str, limit: int = MAX_BODY, keep: str = "") -> str:

@@ -1,41 +1,58 @@
 """Incremental reviews: on a new push, the model sees only the files changed since last time.
 
-The summary comment records the commit it reviewed and the model's own findings (hidden
-markers, in the comment this action owns, so a PR author cannot write them). On a
-``synchronize`` event, the files changed between that commit and the new head (GitHub's
-compare API) are the only ones sent to the model; the static analysis still reviews every
-file, as it is cheap and deterministic. The model's earlier findings on files that did not
-change carry over into the new review. A force-push (the reviewed commit is no longer an
-ancestor of the head), an unknown commit, a re-run on the same commit or a marker that does
+The summary comment ends with a record of the commit it reviewed and of the model's own
+findings. On a ``synchronize`` event, the files changed between that commit and the new head
+(GitHub's compare API) are the only ones sent to the model; the static analysis still reviews
+every file, as it is cheap and deterministic. The model's earlier findings on files that did
+not change carry over into the new review. A force-push (the reviewed commit is no longer an
+ancestor of the head), an unknown commit, a re-run on the same commit or a record that does
 not read falls back to a full review, and the summary says which it was.
+
+The record is trusted because of where it is: the action writes it once, as the very last
+line of its own summary comment (after all the text that quotes the pull request), and reads
+that line only, whole. Text from the pull request (file names in reasons, titles) goes through
+``report.plain.plain_line`` and so never holds the record's syntax; a marker that reached the
+body some other way would still not be read. There is no secret to sign the record with (the
+token changes every run), so its place, not a signature, is what makes it the action's own.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
 from code_guard.diff import Change
 from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
-from code_guard.models import AgentState, Finding, Review
+from code_guard.models import AgentState, Finding, Frozen, Review, Severity
 from code_guard.sanitize import redact
 from code_guard.synthesizer import health_score, summarize, verdict
 
-_REVIEWED = re.compile(r"<!-- code-guard:reviewed ([0-9a-f]{40}) -->")
-_CARRIED = re.compile(r"<!-- code-guard:model-findings ([A-Za-z0-9+/=]+) -->")
+RECORD_PREFIX = "<!-- code-guard:record "
+_RECORD = re.compile(r"<!-- code-guard:record ([A-Za-z0-9+/]+={0,2}) -->")
 # GitHub's compare API lists at most 300 files; beyond that the list is incomplete.
 COMPARE_FILE_LIMIT = 300
-# The hidden findings must leave room in the 65,536-character comment for the report.
-_CARRIED_BUDGET = 12_000
-_FINDINGS = TypeAdapter(list[Finding])
+# The record must leave room in the 65,536-character comment for the report.
+_RECORD_BUDGET = 12_000
+
+
+class Record(Frozen):
+    """What one review leaves for the next: the commit it reviewed and the model's findings."""
+
+    version: Literal[1] = 1
+    reviewed: str = Field(pattern=r"^[0-9a-f]{40}$")
+    findings: tuple[Finding, ...] = ()
+
+
+class RecordError(ValueError):
+    """The summary comment ends with a record that does not read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,25 +64,32 @@ class Increment:
     carried: tuple[Finding, ...] = ()
 
 
-def markers(head_sha: str, review: Review) -> str:
-    """The hidden lines that let the next run review incrementally: the commit reviewed and
-    the model's own findings (compressed; the oldest dropped past the budget).
+def record_trailer(head_sha: str, review: Review) -> str:
+    """The record, as the one line that ends the summary comment: the commit reviewed and the
+    model's own findings (compressed; the oldest dropped past the budget).
 
     Empty unless the model saw every file (a static-only review, a failed agent, or a file
     left out by a cap means the next review must be full)."""
     if not model_saw_everything(review):
         return ""
-    own = [f for f in review.findings if "model" in f.sources]
+    own = [_redacted(f) for f in review.findings if "model" in f.sources]
     while True:
-        data = redact(_FINDINGS.dump_json(own).decode("utf-8")).encode("utf-8")
+        record = Record(reviewed=head_sha, findings=tuple(own))
+        data = record.model_dump_json().encode("utf-8")
         packed = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
-        if len(packed) <= _CARRIED_BUDGET or not own:
-            break
+        if len(packed) <= _RECORD_BUDGET or not own:
+            return f"{RECORD_PREFIX}{packed} -->"
         own = own[: len(own) // 2]
-    lines = [f"<!-- code-guard:reviewed {head_sha} -->"]
-    if own:
-        lines.append(f"<!-- code-guard:model-findings {packed} -->")
-    return "\n".join(lines)
+
+
+def _redacted(finding: Finding) -> Finding:
+    """``finding`` with the prose the model wrote redacted, as everything posted is. Field by
+    field: redacting the JSON text could match across fields and break the record. The place
+    (path, anchored line) is the pull request's own text, kept as is so that it still matches
+    its line on the next run."""
+    prose = ("title", "description", "suggested_fix", "disputed", "suppressed_in_pr")
+    update = {name: redact(text) for name in prose if (text := getattr(finding, name))}
+    return finding.model_copy(update=update)
 
 
 def model_saw_everything(review: Review) -> bool:
@@ -78,22 +102,21 @@ def model_saw_everything(review: Review) -> bool:
     )
 
 
-def last_reviewed(body: str) -> str | None:
-    """The commit the summary comment says was reviewed, if it says one."""
-    match = _REVIEWED.search(body)
-    return match.group(1) if match else None
-
-
-def carried_findings(body: str) -> tuple[Finding, ...] | None:
-    """The model findings the summary comment recorded; None when they do not read."""
-    match = _CARRIED.search(body)
+def read_record(body: str) -> Record | None:
+    """The record on the last line of the summary comment ``body``, or None when that line is
+    not one. Raises ``RecordError`` for a last line that starts like a record but does not
+    read. Nothing else in the body is looked at: a marker anywhere else is not the action's."""
+    last = body.rstrip().rpartition("\n")[2]
+    if not last.startswith(RECORD_PREFIX):
+        return None
+    match = _RECORD.fullmatch(last)
     if match is None:
-        return ()
+        raise RecordError("the record line is malformed")
     try:
         data = zlib.decompress(base64.b64decode(match.group(1), validate=True))
-        return tuple(_FINDINGS.validate_json(data))
-    except (binascii.Error, zlib.error, ValidationError, json.JSONDecodeError):
-        return None
+        return Record.model_validate_json(data)
+    except (binascii.Error, zlib.error, ValidationError) as exc:
+        raise RecordError(f"the record does not read ({type(exc).__name__})") from exc
 
 
 def plan_increment(
@@ -103,14 +126,17 @@ def plan_increment(
     ``synchronize``, else everything."""
     if action != "synchronize":
         return Increment(None, "")
-    previous = last_reviewed(summary_body or "")
-    if previous is None:
+    if summary_body is None:
         return Increment(None, "full review: no earlier review of this pull request was found")
+    try:
+        record = read_record(summary_body)
+    except RecordError:
+        return Increment(None, "full review: the earlier review's record could not be read")
+    if record is None:
+        return Increment(None, "full review: the earlier review left no record to go on from")
+    previous, carried = record.reviewed, record.findings
     if previous == head_sha:
         return Increment(None, f"full review: commit {head_sha[:7]} is reviewed again")
-    carried = carried_findings(summary_body or "")
-    if carried is None:
-        return Increment(None, "full review: the earlier review's record could not be read")
     try:
         status, files = client.compare(previous, head_sha)
     except GitHubError as exc:
@@ -133,9 +159,17 @@ def plan_increment(
     )
 
 
-def carry_over(review: Review, carried: Sequence[Finding], change: Change) -> Review:
+def carry_over(
+    review: Review,
+    carried: Sequence[Finding],
+    change: Change,
+    fail_on: Severity | None = Severity.HIGH,
+    *,
+    count_disputed: bool = True,
+) -> Review:
     """``review`` with the model's earlier findings on unchanged files added back, each only
-    while its line is still an added line of the pull request with the same text."""
+    while its line is still an added line of the pull request with the same text; the verdict
+    follows the gate (``fail_on``, ``count_disputed``) as ``synthesizer.verdict`` says."""
     present = {f.fingerprint for f in review.findings}
     kept = []
     for finding in carried:
@@ -151,7 +185,7 @@ def carry_over(review: Review, carried: Sequence[Finding], change: Change) -> Re
         update={
             "findings": findings,
             "health_score": health_score(findings),
-            "verdict": verdict(findings, review.complete),
+            "verdict": verdict(findings, review.complete, fail_on, count_disputed=count_disputed),
             "summary": summarize(
                 findings,
                 review.static_only_reason,

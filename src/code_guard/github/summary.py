@@ -38,7 +38,7 @@ def summary_comment(
 
     Past GitHub's size limit it is cut, and says where the full list is.
     """
-    scope = f" ({note})" if note else ""
+    scope = f" ({note})" if note else ""  # the action's own words and commit ids
     footer = f"\n\n<sub>Updated for commit {head_sha} by Ninja Code Guard{scope}.</sub>"
     body = f"{SUMMARY_MARKER}\n{render(review)}{unplaced_section(unplaced)}"
     if len(body) + len(footer) > limit:
@@ -86,15 +86,16 @@ def job_summary(
 
 def _publication_lines(result: PublishResult | None, problem: str | None) -> list[str]:
     lines: list[str] = []
+    # GitHub's error messages can quote what was sent (a path, a comment): plain text too.
     if problem:
-        lines.append(f"> [!WARNING]\n> {' '.join(problem.split())}")
+        lines.append(f"> [!WARNING]\n> {plain_line(problem)}")
     if result is None:
         return lines
-    lines += [f"> [!WARNING]\n> {' '.join(p.split())}" for p in result.problems]
+    lines += [f"> [!WARNING]\n> {plain_line(p)}" for p in result.problems]
     if result.denied:
         lines.append(
             "> [!WARNING]\n> The token cannot write to this pull request, so findings are shown "
-            f"as annotations instead. GitHub said: {' '.join(result.denied.split())}"
+            f"as annotations instead. GitHub said: {plain_line(result.denied)}"
         )
     if result.review_url:
         lines.append(f"- Review: {result.review_url} ({result.inline_posted} inline comments)")

@@ -3,7 +3,9 @@
 Verdict and counts come first, then one short line per finding grouped by severity (with a
 link to the changed lines when the caller gives a blob URL), then the details a reviewer opens
 on demand, folded: why each finding matters and how to fix it, and the agents, time and cost.
-Titles and explanations are untrusted text and are rendered as plain text (``report.plain``).
+Every string that comes from the pull request, its tools or the model (paths, titles, reasons,
+notes) goes through ``report.plain.plain_line``, the one escaping function, so it renders as
+plain text and never carries a mention or one of this action's hidden records.
 """
 
 from __future__ import annotations
@@ -31,11 +33,6 @@ SEVERITY_ICON = {
     Severity.LOW: "🔵",
     Severity.INFO: "⚪",
 }
-
-
-def cell(text: str) -> str:
-    """Make ``text`` safe inside a markdown table cell."""
-    return " ".join(text.replace("|", "\\|").split())
 
 
 def location(finding: Finding) -> str:
@@ -127,7 +124,7 @@ def agents_table(review: Review) -> str:
         detail = "; ".join(x for x in (a.reason, *a.notes) if x) or "—"
         rows.append(
             f"| {a.agent.value} | {a.state.value} | {', '.join(a.tools) or '—'} | "
-            f"{a.model or 'none'} | {a.duration_ms} ms | {plain_line(detail)} |"
+            f"{plain_line(a.model or 'none')} | {a.duration_ms} ms | {plain_line(detail)} |"
         )
     head = "| Agent | State | Tools | Model | Time | Notes |\n|---|---|---|---|---|---|\n"
     return head + "\n".join(rows)
@@ -152,7 +149,7 @@ def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str =
             if review.outcome is Outcome.FAILED
             else "This review is incomplete: part of the change was not analysed."
         )
-        reasons = "".join(f"\n> - {cell(r)}" for r in review.outcome_reasons)
+        reasons = "".join(f"\n> - {plain_line(r)}" for r in review.outcome_reasons)
         parts.append(
             f"> [!WARNING]\n> {head} No findings there does not mean it is clean.\n>{reasons}"
         )

@@ -1,8 +1,19 @@
-"""Untrusted text made inert for GitHub markdown: plain text, code spans, no mentions.
+"""Untrusted text made inert for GitHub markdown: the one escaping function, and its wrappers.
 
-Titles and explanations come from tools and from a model that reads the pull request, so
-they are attacker-influenced. Everything here renders exactly the characters it was given:
-markdown and HTML are escaped, ``@mentions``, autolinks and our hidden markers are broken.
+File names, titles, reasons and explanations come from the pull request, from tools that
+read it and from a model it can steer, so they are attacker-controlled. ``plain_line`` is the
+one function every such string goes through on its way into markdown (summary comment, inline
+comments, job summary, eval report); ``plain`` and ``code_span`` are built on it. What it
+returns renders as exactly the characters it was given, on one line:
+
+- markdown and HTML never render: every ASCII punctuation character that can start markup,
+  a link, an autolink, an entity, math or a table cell is backslash-escaped;
+- ``@team`` never pings and ``#12`` never links: an invisible word joiner follows ``@``/``#``;
+- this action's machine records can never appear in it: ``<``, ``-`` and ``:`` are escaped,
+  so neither ``<!--``, ``-->`` nor ``code-guard:`` survives (the records are also read only
+  from where the action writes them; see ``github.incremental`` and ``github.comments``);
+- control and bidirectional-override characters become U+FFFD, so nothing is hidden or
+  reordered.
 """
 
 from __future__ import annotations
@@ -10,35 +21,31 @@ from __future__ import annotations
 import re
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the
-# ones that can start markup, links, HTML, math, emphasis, tables or autolinks.
+# ones that can start markup, links, HTML, entities, math, emphasis, tables or autolinks.
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~=&$:^])")
-_WORD_JOINER = "\u2060"  # invisible; it keeps "@team" from being a mention
-
-
-def plain(text: str) -> str:
-    """``text`` as one paragraph per blank-line-separated block, rendered verbatim."""
-    blocks = [" ".join(block.split()) for block in re.split(r"\n\s*\n", text)]
-    return "\n\n".join(_escape(b) for b in blocks if b)
+_WORD_JOINER = "\u2060"  # invisible; it keeps "@team" from being a mention, "#1" a reference
+_HIDDEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def plain_line(text: str) -> str:
-    """``text`` folded onto one line and rendered verbatim (titles, table cells)."""
-    return _escape(" ".join(text.split()))
+    """``text`` folded onto one line, rendered verbatim, with no mention and no marker.
+
+    The one escaping function for pull-request-derived text (paths, titles, reasons, model
+    and tool text): see the module docstring for what it guarantees.
+    """
+    flat = " ".join(text.split())
+    escaped = _SPECIAL.sub(r"\\\1", _HIDDEN.sub("\ufffd", flat))
+    return escaped.replace("@", "@" + _WORD_JOINER).replace("#", "#" + _WORD_JOINER)
 
 
-def _escape(text: str) -> str:
-    return _SPECIAL.sub(r"\\\1", text).replace("@", "@" + _WORD_JOINER)
+def plain(text: str) -> str:
+    """``text`` as one paragraph per blank-line-separated block, each through ``plain_line``."""
+    blocks = (plain_line(block) for block in re.split(r"\n\s*\n", text))
+    return "\n\n".join(b for b in blocks if b)
 
 
 def code_span(text: str) -> str:
-    """``text`` as an inline code span that no backtick inside it can end early."""
-    flat = " ".join(text.split())
-    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if flat.startswith(("`", " ")) or flat.endswith(("`", " ")) or longest else ""
-    return f"{fence}{pad}{flat}{pad}{fence}"
-
-
-def table_code_span(text: str) -> str:
-    """A code span safe inside a table cell (GFM splits cells on ``|`` before code spans)."""
-    return code_span(text).replace("|", "\\|")
+    """``text`` in code font: ``plain_line`` inside ``<code>``, which (unlike a backtick
+    span, whose content cannot be escaped) keeps it inert and free of markers, and is safe in
+    a table cell too (its ``|`` is escaped)."""
+    return f"<code>{plain_line(text)}</code>"
