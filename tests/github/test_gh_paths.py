@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gfm import render_gfm
 from ghfakes import FAST_RETRY, TOKEN
 from ghrunner import read_outputs, runner_environ, without_masks
 from ghstandin import FIXTURES, GitHubStandIn
@@ -41,7 +42,8 @@ def run_real(github: GitHubStandIn, workspace: Path) -> tuple[int, str, dict[str
     env = runner_environ(workspace, github.base_url, FIXTURES / "pull_request.opened.json", TOKEN)
     out = io.StringIO()
     code = main(env, default_services(FAST_RETRY), out)
-    summary = Path(env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8")
+    # The summary as a reader sees it: its markdown rendered the way GitHub renders it.
+    summary = render_gfm(Path(env["GITHUB_STEP_SUMMARY"]).read_text(encoding="utf-8"))
     return code, without_masks(out.getvalue()), read_outputs(Path(env["GITHUB_OUTPUT"])), summary
 
 

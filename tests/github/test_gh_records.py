@@ -47,7 +47,7 @@ NO_CHECK = ModelAnswer(
             file_path=ADMIN, line=5, quote="User.objects.filter(id=user_id).delete()",
             severity=Severity.HIGH, category=Category.OTHER,
             title="Any user can delete any account", explanation="No authorization check.",
-            suggested_fix=None, cwe_id="CWE-862", confidence=0.9,
+            suggested_fix=None, cwe_id="CWE-862", confidence=0.9, removed_line=None,
         )
     ],
 )  # fmt: skip
