@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from code_guard.tools.base import Tool, ToolHit, is_python
+from code_guard.tools.mapping import NOT_ANALYSED_RULE
 from code_guard.tools.python_nodes import walk
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.
@@ -66,7 +67,12 @@ class PythonChecker(Tool):
         (``tools/python_checks.py``)."""
         from code_guard.tools.python_checks import all_hits
 
-        return [h for h in all_hits(workspace, paths) if h.tool == self.name]
+        # A file the parser gave up on is every checker's gap, whichever agent asks.
+        return [
+            h
+            for h in all_hits(workspace, paths)
+            if h.tool == self.name or h.rule == NOT_ANALYSED_RULE
+        ]
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
         """``check`` over ``tree`` (parsed from ``path``), as tool hits."""

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.tools.base import RunCache, ToolHit
+from code_guard.tools.mapping import not_analysed
 from code_guard.tools.python_nodes import indexed
-from code_guard.tools.python_parse import parse_python
+from code_guard.tools.python_parse import parse_failure, parse_python
 
 
 def all_hits(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
@@ -32,6 +33,9 @@ def _check(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         source = (workspace / path).read_text(encoding="utf-8", errors="replace")
         tree = parse_python(source)  # under the parse lock (tools/python_parse.py)
         if tree is None:
+            failure = parse_failure(source)
+            if failure is not None:  # not a syntax error (ruff names those): say so
+                hits.append(not_analysed("python-ast", path, f"checks skipped it ({failure})"))
             continue
         with indexed(tree):
             for checker in checkers:
