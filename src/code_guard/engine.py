@@ -11,7 +11,7 @@ import pathspec
 from code_guard.agents import AgentContext, agent_for
 from code_guard.baseline import BaseSide
 from code_guard.diff import FileChange, FileStatus
-from code_guard.generated import Attributes, Exemption, exemption
+from code_guard.generated import HEAD_CHARS, Attributes, Exemption, exemption
 from code_guard.injection import injection_warnings
 from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
@@ -161,10 +161,7 @@ def skip_generated(
     skipped: list[SkippedFile] = []
     declared: dict[str, Exemption] = {}
     for file in files:
-        # The lines the diff shows stand for a file it has no text of (the marker on line 1
-        # is seen whether the change added it or kept it).
-        head = request.contents.get(file.path) or file.rebuild()
-        found = exemption(file.path, head, head_attributes)
+        found = exemption(file.path, _head(request, file), head_attributes)
         if found is None:
             keep.append(file)
         elif trust_pr or found.lock_file or _exempt_before(request, file, base_attributes):
@@ -173,6 +170,24 @@ def skip_generated(
             keep.append(file)
             declared[file.path] = found
     return tuple(keep), tuple(skipped), declared
+
+
+def _head(request: ReviewRequest, file: FileChange) -> str:
+    """The start of ``file``'s new text, where a generated marker would be: from its contents,
+    else the lines the diff shows, in place (the marker on line 1 is seen whether the change
+    added it or kept it)."""
+    text = request.contents.get(file.path)
+    if text:
+        return text[:HEAD_CHARS]
+    lines: list[str] = []
+    size = 0
+    for number, line in file.new_lines():
+        if size > HEAD_CHARS or number > HEAD_CHARS:
+            break  # past the start (every line takes at least its newline)
+        gap = number - 1 - len(lines)
+        lines.extend([""] * gap + [line])
+        size += gap + len(line) + 1
+    return "\n".join(lines)[:HEAD_CHARS]
 
 
 def _attributes(request: ReviewRequest) -> tuple[Attributes, Attributes]:

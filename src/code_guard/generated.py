@@ -44,7 +44,8 @@ _GENERATED_NAME = re.compile(
 )
 # Go's convention (https://go.dev/s/generatedcode) and the common "@generated" marker.
 _GENERATED_MARK = re.compile(r"^.{0,10}(Code generated .* DO NOT EDIT\.?|@generated\b)", re.M)
-_HEAD_CHARS = 2_000
+# How far into a file a marker is looked for.
+HEAD_CHARS = 2_000
 
 
 class Attributes:
@@ -114,7 +115,7 @@ def exemption(path: str, head: str, attributes: Attributes | None = None) -> Exe
         return Exemption(generated, "generated", f"a generated file's name (*{name.group(0)})")
     if attributes.generated(path):
         return Exemption(generated, "generated", "linguist-generated in .gitattributes")
-    mark = _GENERATED_MARK.search(head[:_HEAD_CHARS])
+    mark = _GENERATED_MARK.search(head[:HEAD_CHARS])
     if mark:
         said = clip(" ".join(mark.group(1).split()), 40)
         return Exemption(
