@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from code_guard.models import Category
+from code_guard.limits import MAX_LINE_CHARS
+from code_guard.models import FIX_CHARS, AgentName, Category, Severity
 from code_guard.tools.bandit import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.fixes import NEEDS, rewritable, rewrite
+from code_guard.tools.mapping import RuleInfo, hit_finding
 from code_guard.tools.python_settings import PythonSettingsTool
 from code_guard.tools.ruff import STYLE_RULES, RuffTool
 from code_guard.tools.secrets import SecretsTool
@@ -166,3 +168,44 @@ def test_rewrites_keep_indentation_and_refuse_what_they_cannot_do_safely() -> No
     )
     assert rewrite("ruff", "F401", "from a import b, c") is None
     assert rewrite("bandit", "B999", "anything") is None
+
+
+def _padded(line: str, suffix: str) -> list[str]:
+    """``line`` grown to the longest line a review accepts, in every way that keeps its
+    meaning: a trailing comment, a longer string literal, deeper indentation, spaces."""
+    room = MAX_LINE_CHARS - len(line)
+    comment = "  // " if suffix in (".js", ".go") else "  # "
+    out = [line + comment + "x" * (room - len(comment)), " " * room + line, line + " " * room]
+    quote = min((i for i in (line.find('"'), line.find("'")) if i >= 0), default=-1)
+    if quote >= 0:
+        out.append(line[: quote + 1] + "x" * room + line[quote + 1 :])
+    return out
+
+
+def test_the_longest_legal_line_never_fails_a_finding_through_any_rewrite() -> None:
+    lines = {(c.tool, c.rule): (c.line, c.suffix) for c in ALL}
+    lines[("detect-secrets", "Secret Keyword")] = ('password = "hunter2-but-longer"', ".py")
+    info = RuleInfo(Category.OTHER, Severity.HIGH, 0.8)
+    dropped = 0
+    for tool, rule in rewritable():
+        line, suffix = lines[(tool, rule)]
+        fixed = [
+            (long, fix)
+            for long in _padded(line, suffix)
+            if (fix := rewrite(tool, rule, long)) is not None
+        ]
+        assert fixed, f"no long form of the {tool} {rule} line is rewritten"
+        for long, fix in fixed:
+            assert len(long) == MAX_LINE_CHARS
+            hit = ToolHit(tool, rule, "app" + suffix, 3, 3, long)  # the message may echo it
+            finding = hit_finding(
+                AgentName.SECURITY, hit, info, long, suggested_fix=fix, fix_lines=(3, 3)
+            )
+            if len(fix) <= FIX_CHARS:
+                assert finding.suggested_fix == fix
+            else:
+                dropped += 1
+                assert finding.suggested_fix is None and finding.fix_lines is None
+                assert "A one-line fix is not attached" in finding.description
+            assert len(finding.title) <= 200 and len(finding.description) <= 4000
+    assert dropped > 0  # the limit was reached, not only approached

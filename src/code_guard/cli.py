@@ -69,7 +69,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "--time-budget",
         type=float,
         metavar="MINUTES",
-        help="stop after this long; what was found is reported, the rest listed as not done",
+        help="stop after this long (default: 20); what was found is reported, the rest "
+        "listed as not done, and the review is partial",
     )
     review.add_argument(
         "--on-error",

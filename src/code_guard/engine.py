@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pathspec
 
 from code_guard.agents import AgentContext, agent_for
 from code_guard.baseline import BaseSide
 from code_guard.diff import FileChange, FileStatus
-from code_guard.generated import Attributes, skip_reason
+from code_guard.generated import HEAD_CHARS, Attributes, Exemption, exemption
 from code_guard.injection import injection_warnings
 from code_guard.limits import within_caps
 from code_guard.llm import LLMClient
-from code_guard.models import AgentName, AgentReport, AgentState, AgentStatus, Review, SkippedFile
+from code_guard.models import (
+    MARK_CHARS,
+    AgentName,
+    AgentReport,
+    AgentState,
+    AgentStatus,
+    Review,
+    Severity,
+    SkippedFile,
+    clip,
+)
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest, split_lines
 from code_guard.risk import by_risk
@@ -33,6 +43,10 @@ _NOT_REVIEWED = {
     FileStatus.SYMLINK: "symbolic link (its target path is not code, and is not followed)",
     FileStatus.SUBMODULE: "submodule (its commits are reviewed in its own repository)",
 }
+# Statuses of a file whose text the diff shows (a binary or mode-only change has none).
+_TEXT_CHANGES = (FileStatus.ADDED, FileStatus.MODIFIED, FileStatus.RENAMED, FileStatus.DELETED)
+# How many of the files a change declared generated its warning names.
+_NAMED = 5
 _UNREADABLE = (
     "no hunk of this file could be read (a malformed @@ header, or a combined merge diff, "
     "which is not supported: review the merge commit's first-parent diff instead)"
@@ -78,7 +92,11 @@ async def run_review(
     """
     started = time.perf_counter()
     files, skipped = select_files(request.change.files, options.paths_ignore)
-    files, generated = (files, ()) if options.review_generated else skip_generated(request, files)
+    files, generated, declared = (
+        (files, (), {})
+        if options.review_generated
+        else skip_generated(request, files, trust_pr=options.pr_suppressions == "honor")
+    )
     files, too_large = within_caps(request, files)
     files = by_risk(files)
     skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
@@ -110,6 +128,8 @@ async def run_review(
             )
         finally:
             DEADLINE.reset(token)
+    if declared:
+        reports = [_distrust(report, declared) for report in reports]
     return synthesize(
         reports,
         min_confidence=options.min_confidence,
@@ -118,29 +138,112 @@ async def run_review(
         files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
         nothing_to_review=_nothing_to_review(request),
-        warnings=injection_warnings(request),
+        warnings=(*injection_warnings(request), *_declared_warning(declared)),
         fail_on=options.fail_on,
         gate_disputed=options.gate_disputed,
     )
 
 
 def skip_generated(
-    request: ReviewRequest, files: Sequence[FileChange]
-) -> tuple[tuple[FileChange, ...], tuple[SkippedFile, ...]]:
-    """Split off lock files, vendored and generated code, each listed with its reason."""
-    attributes = Attributes(request.contents.get(".gitattributes", request.gitattributes))
+    request: ReviewRequest, files: Sequence[FileChange], *, trust_pr: bool = False
+) -> tuple[tuple[FileChange, ...], tuple[SkippedFile, ...], dict[str, Exemption]]:
+    """Split off lock files, vendored and generated code, each listed with its reason.
+
+    Such an exemption is a statement about the code, and the pull request's author can make
+    it about their own, as with a ``# nosec``. One the base already made (the file was exempt
+    before the change: its folder, name, marker line or ``.gitattributes`` pattern is not
+    new) is the project's and is honoured. One the pull request grants itself (a new file in
+    a ``vendor/`` folder or with a generated name, a marker on an added line, a new
+    ``.gitattributes`` pattern) is not, unless ``trust_pr``: the file stays in the review and
+    is returned, with what exempted it, among the files the change declared exempt. Lock
+    files are skipped by their exact name alone, new or not: a new ``package-lock.json`` is
+    what adding a dependency legitimately produces, and a lock file holds no code any of our
+    analysers reads.
+    """
+    head_attributes, base_attributes = _attributes(request)
     keep: list[FileChange] = []
     skipped: list[SkippedFile] = []
+    declared: dict[str, Exemption] = {}
     for file in files:
-        head = request.contents.get(file.path) or "\n".join(
-            text for _, text in zip(range(20), file.added.values(), strict=False)
-        )
-        reason = skip_reason(file.path, head, attributes)
-        if reason is None:
+        found = exemption(file.path, _head(request, file), head_attributes)
+        if found is None:
             keep.append(file)
+        elif trust_pr or found.lock_file or _exempt_before(request, file, base_attributes):
+            skipped.append(SkippedFile(path=file.path, reason=found.reason))
         else:
-            skipped.append(SkippedFile(path=file.path, reason=reason))
-    return tuple(keep), tuple(skipped)
+            keep.append(file)
+            declared[file.path] = found
+    return tuple(keep), tuple(skipped), declared
+
+
+def _head(request: ReviewRequest, file: FileChange) -> str:
+    """The start of ``file``'s new text, where a generated marker would be: from its contents,
+    else the lines the diff shows, in place (the marker on line 1 is seen whether the change
+    added it or kept it)."""
+    text = request.contents.get(file.path)
+    if text:
+        return text[:HEAD_CHARS]
+    lines: list[str] = []
+    size = 0
+    for number, line in file.new_lines():
+        if size > HEAD_CHARS or number > HEAD_CHARS:
+            break  # past the start (every line takes at least its newline)
+        gap = number - 1 - len(lines)
+        lines.extend([""] * gap + [line])
+        size += gap + len(line) + 1
+    return "\n".join(lines)[:HEAD_CHARS]
+
+
+def _attributes(request: ReviewRequest) -> tuple[Attributes, Attributes]:
+    """The ``.gitattributes`` after the change and before it."""
+    changed = request.change.file(".gitattributes")
+    if changed is None or changed.status not in _TEXT_CHANGES:
+        same = Attributes(request.contents.get(".gitattributes", request.gitattributes))
+        return same, same
+    head = ""
+    if changed.status is not FileStatus.DELETED:
+        head = request.contents.get(".gitattributes") or changed.rebuild()
+    base = "" if changed.status is FileStatus.ADDED else changed.base_text(head)
+    return Attributes(head), Attributes(base)
+
+
+def _exempt_before(request: ReviewRequest, file: FileChange, attributes: Attributes) -> bool:
+    """Whether ``file`` was exempt before the change (a new file never was)."""
+    if not file.has_base:
+        return False
+    head = request.contents.get(file.path) or file.rebuild()
+    return exemption(file.old_path or file.path, file.base_text(head), attributes) is not None
+
+
+def _distrust(report: AgentReport, declared: Mapping[str, Exemption]) -> AgentReport:
+    """``report`` with the findings in files the change declared exempt treated as under a
+    suppression the change added (``tools/suppressions.py``): high and critical ones are
+    kept, marked with what declared the file; the rest are dropped, as the declaration asks."""
+    findings = []
+    for finding in report.findings:
+        found = declared.get(finding.file_path)
+        if found is None:
+            findings.append(finding)
+        elif finding.severity.rank >= Severity.HIGH.rank:
+            mark = finding.suppressed_in_pr or clip(
+                f"declared {found.kind} by {found.mark}", MARK_CHARS
+            )
+            findings.append(finding.model_copy(update={"suppressed_in_pr": mark}))
+    return report.model_copy(update={"findings": tuple(findings)})
+
+
+def _declared_warning(declared: Mapping[str, Exemption]) -> tuple[str, ...]:
+    """One warning naming the files the change declared generated or vendored, if any."""
+    if not declared:
+        return ()
+    named = [f"{path} ({found.mark})" for path, found in list(declared.items())[:_NAMED]]
+    more = f" and {len(declared) - _NAMED} more" if len(declared) > _NAMED else ""
+    return (
+        f"this pull request declares {len(declared)} file(s) generated or vendored: "
+        f"{', '.join(named)}{more}. An exemption a pull request grants itself is not "
+        "trusted: they were reviewed, and findings of high severity there are reported, "
+        "marked (pr-suppressions: honor skips them)",
+    )
 
 
 def _base_request(request: ReviewRequest, files: Sequence[FileChange]) -> ReviewRequest:

@@ -97,7 +97,19 @@ class Verdict(StrEnum):
 
 
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+# The longest title, description and suggested fix a finding holds. Whoever builds a finding
+# bounds its text to these (``clip``; a fix that does not fit is dropped, never cut): a value
+# over a limit would fail validation and, with it, every other finding of the agent.
+TITLE_CHARS = 200
+TEXT_CHARS = 4000
+FIX_CHARS = 4000
+MARK_CHARS = 100
 LineNumber = Annotated[int, Field(ge=1)]
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in "..." when it was cut."""
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
 class Finding(Frozen):
@@ -109,9 +121,9 @@ class Finding(Frozen):
     line_end: LineNumber
     severity: Severity
     category: Category
-    title: str = Field(min_length=1, max_length=200)
-    description: str = Field(max_length=4000)
-    suggested_fix: str | None = Field(default=None, max_length=4000)
+    title: str = Field(min_length=1, max_length=TITLE_CHARS)
+    description: str = Field(max_length=TEXT_CHARS)
+    suggested_fix: str | None = Field(default=None, max_length=FIX_CHARS)
     # The lines ``suggested_fix`` was written to replace (it defaults to the finding's own);
     # a merge can widen the finding, but never the range a fix applies to.
     fix_lines: tuple[LineNumber, LineNumber] | None = None
@@ -127,7 +139,7 @@ class Finding(Frozen):
     disputed: str | None = Field(default=None, max_length=500)
     # Set when the pull request itself added a suppression comment (``# nosec``...) that the
     # analyser would have honoured: which one. Such findings are still reported.
-    suppressed_in_pr: str | None = Field(default=None, max_length=100)
+    suppressed_in_pr: str | None = Field(default=None, max_length=MARK_CHARS)
     # The rule's knowledge as every output explains it: why it matters, how to fix it (text;
     # ``suggested_fix`` is the rewrite) and where to read more. Filled in by the renderers that
     # carry it (JSON), so API users get what a person reading the terminal gets.
@@ -238,12 +250,14 @@ class AgentStatus(Frozen):
 
 
 class AgentReport(Frozen):
-    """What one agent returns: its findings, its status, and the files its analysers could
-    not parse (reviewed only in part: findings there may be missing)."""
+    """What one agent returns: its findings, its status, the files its analysers could not
+    parse, and those an analyser skipped or gave up on, with why (each reviewed only in
+    part: findings there may be missing)."""
 
     status: AgentStatus
     findings: tuple[Finding, ...] = ()
     unparsed: tuple[str, ...] = ()
+    not_analysed: tuple[SkippedFile, ...] = ()
     # Results on lines the change touched that were already there before it (not reported).
     preexisting: int = Field(default=0, ge=0)
 

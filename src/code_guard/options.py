@@ -20,6 +20,9 @@ from code_guard.sanitize import redact
 
 # The enum is the one list of agents; its order is the order they are shown in.
 ALL_AGENTS: tuple[AgentName, ...] = tuple(AgentName)
+# Minutes a review may take unless the user gives more: ample for any ordinary pull request
+# (the 3,000-file one takes well under one), and a bound on what a crafted one can cost.
+DEFAULT_TIME_BUDGET_MIN = 20.0
 
 
 class ReviewOptions(Frozen):
@@ -73,16 +76,20 @@ class ReviewOptions(Frozen):
     pr_suppressions: str = Field(
         default="report",
         pattern=r"^(report|honor)$",
-        description="report: suppression comments the PR adds do not hide high+ findings",
+        description="report: suppression comments the PR adds, and the generated or vendored "
+        "declarations it makes (a new vendor/ file, an added @generated marker, a new "
+        ".gitattributes pattern), do not hide high+ findings; honor: they do",
     )
     gate_disputed: bool = Field(
         default=True,
         description="fail-on counts findings the model disputed (the model can be misled)",
     )
     time_budget: float | None = Field(
-        default=None,
+        default=DEFAULT_TIME_BUDGET_MIN,
         gt=0.0,
-        description="minutes the whole review may take; what is not done by then is listed",
+        description="minutes the whole review may take; what is not done by then is listed "
+        "and the review is partial (20 by default: a crafted file must not hold a runner "
+        "for hours; raise it for very large changes)",
     )
     on_error: str = Field(
         default="fail",

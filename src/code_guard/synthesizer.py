@@ -81,8 +81,9 @@ def outcome(
     Failed: no agent ran, every agent failed, or no file was analysed (an empty diff, every
     file ignored or unreadable). A change whose files have no text to analyse (deletions,
     binaries, mode changes: ``nothing_to_review``) is reviewed, with nothing to say.
-    Partial: an agent failed, an analyser could not parse a file, or a file was skipped for
-    a reason other than the change or the user's settings.
+    Partial: an agent failed, an analyser could not parse a file or skipped, timed out or
+    crashed on one, or a file was skipped for a reason other than the change or the user's
+    settings.
     """
     reasons: list[str] = []
     failed = [r.status for r in reports if r.status.state is AgentState.FAILED]
@@ -96,6 +97,16 @@ def outcome(
     reasons += [f"the {a.agent.value} agent failed: {a.reason or 'no reason'}" for a in failed]
     unparsed = sorted({path for r in reports for path in r.unparsed})
     reasons += [f"could not parse {p}: static findings there may be missing" for p in unparsed]
+    # An analyser that skipped a file, timed out or crashed on it (the same gap may be seen
+    # by several agents sharing one run: it is named once; a file some analyser could not
+    # parse is already named above).
+    gaps = dict.fromkeys(
+        (f.path, f.reason) for r in reports for f in r.not_analysed if f.path not in unparsed
+    )
+    reasons += [
+        f"{path} was analysed only in part: {why}; static findings there may be missing"
+        for path, why in gaps
+    ]
     reasons += [
         f"{f.path} was not reviewed: {f.reason}" for f in files_not_reviewed if not f.deliberate
     ]

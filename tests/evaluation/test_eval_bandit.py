@@ -109,6 +109,15 @@ def test_bandit_alone_reports_what_our_pipeline_drops(tmp_path: Path) -> None:
     assert any("bandit:B602" in f.sources for f in ours.findings)
 
 
+def test_a_file_bandit_skips_is_no_finding_of_bandit_alone() -> None:
+    # Bandit's visitor gives up on a 1,500-term sum: the file is skipped, not a result.
+    text = "import os\na = 1\nb = (a\n" + "    + a\n" * 1500 + ")\nos.system(a)\n"
+    request = ReviewRequest(
+        change=parse_diff(new_file_diff("deep.py", text)), contents={"deep.py": text}
+    )
+    assert review_with_bandit(request, OFFLINE).findings == ()
+
+
 def test_only_results_on_added_lines_are_kept(tmp_path: Path) -> None:
     # yaml.load was already in the file (a context line); the change adds only os.system.
     before = "import os\nimport yaml\n\n\ndef load(text):\n    return yaml.load(text)\n"

@@ -26,6 +26,9 @@ from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
+    FIX_CHARS,
+    TEXT_CHARS,
+    TITLE_CHARS,
     AgentName,
     AgentReport,
     AgentState,
@@ -35,13 +38,14 @@ from code_guard.models import (
     Severity,
     SkippedFile,
     Usage,
+    clip,
 )
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
 from code_guard.tools.base import Tool, ToolHit, in_tool_thread
 from code_guard.tools.fixes import rewrite
-from code_guard.tools.mapping import UNPARSABLE_RULE, hit_finding, lookup
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, hit_finding, lookup
 from code_guard.tools.placeholders import is_test_path
 from code_guard.tools.policy import quiet_in_tests
 from code_guard.tools.suppressions import suppression
@@ -94,7 +98,7 @@ class Agent(ABC):
         """Review the change; never raises for tool or model failures."""
         started = time.perf_counter()
         tools = self.tools()
-        candidates, errors, unparsed, preexisting = await self._run_tools(ctx, tools)
+        candidates, errors, unparsed, gaps, preexisting = await self._run_tools(ctx, tools)
         notes: list[str] = []
         findings, usage = candidates, Usage()
         not_sent: tuple[SkippedFile, ...] = ()
@@ -120,21 +124,34 @@ class Agent(ABC):
             not_sent=not_sent,
         )
         return AgentReport(
-            status=status, findings=tuple(findings), unparsed=unparsed, preexisting=preexisting
+            status=status,
+            findings=tuple(findings),
+            unparsed=unparsed,
+            not_analysed=gaps,
+            preexisting=preexisting,
         )
 
     async def _run_tools(
         self, ctx: AgentContext, tools: Sequence[Tool]
-    ) -> tuple[list[Finding], list[str], tuple[str, ...], int]:
+    ) -> tuple[list[Finding], list[str], tuple[str, ...], tuple[SkippedFile, ...], int]:
         """Run every tool on the change (and on the base of its modified files); return the
         findings the change introduces, the tools' errors, the files some tool could not
-        parse (findings there may be missing: the review is partial), and how many results
-        the change only kept from before (not reported unless ``all_findings``)."""
+        parse and those a tool skipped or gave up on, with why (findings there may be
+        missing: the review is partial), and how many results the change only kept from
+        before (not reported unless ``all_findings``)."""
         results = await asyncio.gather(
             *(in_tool_thread(self._run_tool, tool, ctx) for tool in tools)
         )
         errors = [error for _, error in results if error]
         unparsed = {h.file_path for hits, _ in results for h in hits if h.rule == UNPARSABLE_RULE}
+        gaps = {
+            (h.file_path, h.message): SkippedFile(
+                path=h.file_path, reason=h.message, deliberate=False
+            )
+            for hits, _ in results
+            for h in hits
+            if h.rule == NOT_ANALYSED_RULE
+        }
         found = [
             [(hit, f) for hit in hits if (f := self._finding(hit, ctx)) is not None]
             for hits, _ in results
@@ -157,7 +174,7 @@ class Agent(ABC):
                     kept += 1
                 else:
                     findings.append(finding)
-        return findings, errors, tuple(sorted(unparsed)), kept
+        return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), kept
 
     def _run_base(self, tool: Tool, ctx: AgentContext, paths: set[str]) -> list[Signature]:
         """Signatures of ``tool``'s results on the base lines the hunks show, in ``paths``. A
@@ -197,6 +214,8 @@ class Agent(ABC):
         return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
+        if hit.rule == NOT_ANALYSED_RULE:
+            return None  # a note on the file (``not_analysed``), never a finding
         info = lookup(hit.tool, hit.rule)
         file = ctx.request.change.file(hit.file_path)
         if info is None or file is None:
@@ -367,6 +386,9 @@ class Agent(ABC):
         )
         if line is None:
             return None
+        # The answer schema bounds each text, and the finding's own limits are checked again
+        # here, so no answer can fail the agent: a fix that does not fit is left out.
+        fix = strip_markers(found.suggested_fix) if found.suggested_fix else None
         return Finding(
             agent=self.name,
             file_path=file.path,
@@ -374,9 +396,9 @@ class Agent(ABC):
             line_end=line,
             severity=found.severity,
             category=found.category,
-            title=strip_markers(found.title).strip() or "Issue",
-            description=strip_markers(found.explanation),
-            suggested_fix=strip_markers(found.suggested_fix) if found.suggested_fix else None,
+            title=clip(strip_markers(found.title).strip(), TITLE_CHARS) or "Issue",
+            description=clip(strip_markers(found.explanation), TEXT_CHARS),
+            suggested_fix=fix if fix is not None and len(fix) <= FIX_CHARS else None,
             cwe_id=found.cwe_id,
             confidence=found.confidence,
             sources=("model",),

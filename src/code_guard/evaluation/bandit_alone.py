@@ -24,7 +24,7 @@ from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
 from code_guard.tools.bandit import BanditTool
 from code_guard.tools.base import ToolHit, in_tool_thread
-from code_guard.tools.mapping import UNMAPPED, hit_finding, lookup
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNMAPPED, hit_finding, lookup
 from code_guard.workspace import materialize
 
 # The mode recorded in results.json (as the static-only reason) and shown in the report.
@@ -82,6 +82,8 @@ def to_finding(hit: ToolHit, request: ReviewRequest, added_lines_only: bool) -> 
     file = request.change.file(hit.file_path)
     if file is None or (added_lines_only and not file.is_added(hit.line)):
         return None
+    if hit.rule == NOT_ANALYSED_RULE:
+        return None  # a file Bandit skipped: a gap, not a result
     # A rule our table ignores is still a result of Bandit's: it takes the unmapped fallback.
     info = lookup(hit.tool, hit.rule) or UNMAPPED
     lines = request.lines_of(hit.file_path)

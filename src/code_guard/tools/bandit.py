@@ -9,6 +9,7 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.tools.base import Tool, ToolHit, is_python
 from code_guard.tools.batches import cores, file_size, run_in_batches
+from code_guard.tools.mapping import not_analysed
 from code_guard.tools.warm import WarmPool
 
 # -I: isolated mode, which implies -P: the worker's folder, the working directory (the PR's
@@ -43,7 +44,18 @@ def _bandit(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
     results = answer.get("results")
     if not isinstance(results, list):
         raise ToolError(f"bandit failed: {str(answer.get('error', answer))[:300]}")
-    return [_hit(r) for r in results]
+    # A file Bandit skipped got none of its tests: say so (the review is partial), never
+    # let its silence read as "nothing found".
+    skipped = [
+        not_analysed("bandit", str(entry[0]).removeprefix("./"), f"skipped it ({entry[1]})")
+        for entry in _list(answer.get("skipped"))
+        if isinstance(entry, list) and len(entry) == 2
+    ]
+    return skipped + [_hit(r) for r in results]
+
+
+def _list(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def _hit(result: dict[str, object]) -> ToolHit:

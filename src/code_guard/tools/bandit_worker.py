@@ -1,7 +1,9 @@
 """A long-lived Bandit process: one JSON request a line on stdin, one JSON answer a line out.
 
 A request is ``{"cwd": DIR, "paths": [path relative to DIR, ...]}``; the answer is
-``{"results": [...]}`` with the fields of Bandit's own JSON report (``bandit -f json``), or
+``{"results": [...], "skipped": [[path, reason], ...]}`` with the fields of Bandit's own JSON
+report (``bandit -f json``): its results and the files it skipped (one it cannot parse, or one
+that makes it fail, such as an expression nested too deeply for its visitor), or
 ``{"error": "..."}``. The scan is the command line's: every test, every severity and
 confidence, ``--ignore-nosec`` (the agents decide which ``# nosec`` to honour), results sorted
 by file name.
@@ -22,8 +24,9 @@ import sys
 from typing import Any
 
 
-def scan(config: Any, cwd: str, paths: list[str]) -> list[dict[str, Any]]:
-    """Bandit's results for ``paths``, read from ``cwd``, as its JSON report lists them."""
+def scan(config: Any, cwd: str, paths: list[str]) -> dict[str, Any]:
+    """Bandit's results for ``paths``, read from ``cwd``, and the files it skipped, as its
+    JSON report lists them."""
     from bandit.core import constants, manager
 
     os.chdir(cwd)
@@ -33,7 +36,12 @@ def scan(config: Any, cwd: str, paths: list[str]) -> list[dict[str, Any]]:
         bandit.run_tests()
         everything = constants.RANKING[0]  # "UNDEFINED": the command line's default filter
         issues = bandit.get_issue_list(sev_level=everything, conf_level=everything)
-        return sorted((i.as_dict(with_code=False) for i in issues), key=lambda r: r["filename"])
+        return {
+            "results": sorted(
+                (i.as_dict(with_code=False) for i in issues), key=lambda r: r["filename"]
+            ),
+            "skipped": [[str(name), str(reason)] for name, reason in bandit.skipped],
+        }
     finally:
         os.chdir("/")  # do not hold the reviewer's temporary folder
 
@@ -48,9 +56,9 @@ def main() -> int:
     for line in sys.stdin:
         try:
             request = json.loads(line)
-            answer: dict[str, Any] = {
-                "results": scan(config, str(request["cwd"]), [str(p) for p in request["paths"]])
-            }
+            answer: dict[str, Any] = scan(
+                config, str(request["cwd"]), [str(p) for p in request["paths"]]
+            )
         except Exception as exc:  # noqa: BLE001 - every failure is an answer, not a crash
             answer = {"error": f"{type(exc).__name__}: {exc}"[:500]}
         sys.stdout.write(json.dumps(answer) + "\n")

@@ -92,8 +92,20 @@ def process_timeout() -> float:
     return min(_PROCESS_TIMEOUT_S, max(deadline - time.monotonic(), 0.1))
 
 
+class ProcessCrash(ToolError):
+    """An analyser process that ran but ended with a code it never ends with on success (a
+    crash, such as a stack overflow on one file); ``detail`` is how it ended, ``code`` its
+    exit code (negative: the signal that ended it)."""
+
+    def __init__(self, message: str, detail: str, code: int) -> None:
+        super().__init__(message)
+        self.detail = detail
+        self.code = code
+
+
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
-    """Run an analyser and return its stdout, wrapping every failure in ``ToolError``."""
+    """Run an analyser and return its stdout, wrapping every failure in ``ToolError`` (a
+    process that ran and failed in ``ProcessCrash``)."""
     timeout = process_timeout()
     try:
         proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
@@ -109,8 +121,9 @@ def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)
     except OSError as exc:
         raise ToolError(f"{args[0]} could not run: {exc}") from exc
     if proc.returncode not in ok_codes:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        raise ToolError(f"{Path(args[0]).name} exited {proc.returncode}: {detail[0][:300]}")
+        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        detail = f"exited {proc.returncode}: {last[0][:300]}"
+        raise ProcessCrash(f"{Path(args[0]).name} {detail}", detail, proc.returncode)
     return proc.stdout
 
 

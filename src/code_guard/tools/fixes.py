@@ -197,7 +197,12 @@ NEEDS: dict[tuple[str, str], str] = {
 
 
 def rewrite(tool: str, rule: str, line: str) -> str | None:
-    """The line rewritten so ``rule`` of ``tool`` no longer fires, or None if not certain."""
+    """The line rewritten so ``rule`` of ``tool`` no longer fires, or None if not certain.
+
+    The rewrite is as long as the line, give or take a few characters, so a very long line
+    gives a fix longer than a finding may hold: ``mapping.hit_finding`` then leaves it out
+    and says so, rather than fail the finding (tests feed every rewrite the longest line a
+    review accepts)."""
     fixer = _REWRITES.get((tool, rule))
     if fixer is None:
         return None

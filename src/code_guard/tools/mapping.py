@@ -9,9 +9,17 @@ version can never make a finding vanish silently.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from code_guard.models import AgentName, Finding
+from code_guard.models import (
+    FIX_CHARS,
+    MARK_CHARS,
+    TEXT_CHARS,
+    TITLE_CHARS,
+    AgentName,
+    Finding,
+    clip,
+)
 from code_guard.models import Category as C
 from code_guard.models import Severity as S
 
@@ -267,9 +275,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "go-command-injection-request-taint": RuleInfo(
         C.COMMAND_INJECTION, S.CRITICAL, _HIGH, "CWE-78"
     ),
-    "go-hardcoded-secret-default-credential": RuleInfo(
-        C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"
-    ),
+    "go-hardcoded-secret-default-credential": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _MED, "CWE-798"),
     "go-weak-crypto-pbkdf2-low-iterations": RuleInfo(C.WEAK_CRYPTO, S.MEDIUM, _HIGH, "CWE-916"),
     "go-insecure-config-cors": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, _MED, "CWE-942"),
     # Python: request data reaching a sink within a function (semgrep-core's taint mode).
@@ -337,6 +343,19 @@ UNMAPPED = RuleInfo(C.OTHER, S.LOW, _LOW)
 # The rule ruff reports for a file it cannot parse, which semgrep's parse errors borrow
 # (ignored above, but noted by the agent).
 UNPARSABLE_RULE = "invalid-syntax"
+# The rule of a hit that says an analyser skipped a file or gave up on part of it (a timeout,
+# a crash, a file too deeply nested for it); its message says which and why. Like a parse
+# error it is never a finding: the agent notes the file and the review is partial.
+NOT_ANALYSED_RULE = "code-guard-not-analysed"
+
+
+def not_analysed(tool: str, path: str, why: str) -> ToolHit:
+    """The hit saying ``tool`` did not analyse (all of) ``path``, ``why`` a short clause such
+    as "skipped it (exception while scanning file)"."""
+    from code_guard.tools.base import ToolHit
+
+    message = " ".join(f"{tool} {why}".split())
+    return ToolHit(tool, NOT_ANALYSED_RULE, path, 1, 1, clip(message, 300))
 
 
 def lookup(tool: str, rule: str) -> RuleInfo | None:
@@ -354,12 +373,32 @@ def lookup(tool: str, rule: str) -> RuleInfo | None:
 
 
 def hit_finding(
-    agent: AgentName, hit: ToolHit, info: RuleInfo, anchor: str, **more: Any
+    agent: AgentName,
+    hit: ToolHit,
+    info: RuleInfo,
+    anchor: str,
+    *,
+    suggested_fix: str | None = None,
+    fix_lines: tuple[int, int] | None = None,
+    suppressed_in_pr: str | None = None,
 ) -> Finding:
     """The finding ``agent`` reports for ``hit``, mapped to ``info``, on source line
-    ``anchor``: the form the agents and Bandit alone share; ``more`` sets further fields
-    (a fix, a suppression)."""
+    ``anchor``: the form the agents and Bandit alone share, optionally with a one-line fix
+    over ``fix_lines`` and the suppression the PR added.
+
+    Every text is bounded here, so no hit can fail to become a finding: the title and the
+    description are cut to their limits, and a fix too long to hold (one rewritten line of
+    a very long line) is left out, with a sentence in the description saying so.
+    """
     first = hit.message.strip().split("\n", 1)[0]
+    description = f"{hit.message} ({hit.tool} {hit.rule})"
+    if suggested_fix is not None and len(suggested_fix) > FIX_CHARS:
+        note = (
+            f" A one-line fix is not attached: at {len(suggested_fix):,} characters it is over "
+            f"the {FIX_CHARS:,}-character limit of a suggested fix."
+        )
+        description = clip(description, TEXT_CHARS - len(note)) + note
+        suggested_fix, fix_lines = None, None
     return Finding(
         agent=agent,
         file_path=hit.file_path,
@@ -367,12 +406,14 @@ def hit_finding(
         line_end=max(hit.end_line, hit.line),
         severity=info.severity,
         category=info.category,
-        title=(first[:197] + "...") if len(first) > 200 else (first or "Issue"),
-        description=f"{hit.message} ({hit.tool} {hit.rule})"[:4000],
+        title=clip(first, TITLE_CHARS) or "Issue",
+        description=clip(description, TEXT_CHARS),
+        suggested_fix=suggested_fix,
+        fix_lines=fix_lines,
         cwe_id=info.cwe,
         confidence=info.confidence,
         sources=(f"{hit.tool}:{hit.rule}",),
         anchor_text=anchor.strip(),
         removed_line=hit.removed_line[:500] or None,
-        **more,
+        suppressed_in_pr=clip(suppressed_in_pr, MARK_CHARS) if suppressed_in_pr else None,
     )

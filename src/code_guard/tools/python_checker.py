@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from code_guard.tools.base import RunCache, Tool, ToolHit, is_python
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, not_analysed
 from code_guard.tools.python_nodes import indexed
-from code_guard.tools.python_parse import parse_python
+from code_guard.tools.python_parse import parse_failure, parse_python
 
 
 def dotted(node: ast.AST) -> str:
@@ -59,7 +60,12 @@ class PythonChecker(Tool):
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """This checker's hits over ``paths``; each file is parsed once for all the checkers."""
-        return [h for h in all_hits(workspace, paths) if h.tool == self.name]
+        # A file the parser gave up on is every checker's gap, whichever agent asks.
+        return [
+            h
+            for h in all_hits(workspace, paths)
+            if h.tool == self.name or h.rule == NOT_ANALYSED_RULE
+        ]
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
         """``check`` over ``tree`` (parsed from ``path``), as tool hits."""
@@ -84,6 +90,9 @@ def _check(
         source = (workspace / path).read_text(encoding="utf-8", errors="replace")
         tree = parse_python(source)  # under the parse lock (tools/python_parse.py)
         if tree is None:
+            failure = parse_failure(source)
+            if failure is not None:  # not a syntax error (ruff names those): say so
+                hits.append(not_analysed("python-ast", path, f"checks skipped it ({failure})"))
             continue
         with indexed(tree):
             for checker in checkers:

@@ -31,6 +31,23 @@ def parse_python(source: str) -> ast.Module | None:
             return None
 
 
+@lru_cache(maxsize=4)
+def parse_failure(source: str) -> str | None:
+    """Why Python's own parser gives up on ``source`` although it may be valid (too deeply
+    nested, out of memory), or None: a syntax error is not one (ruff reports it). Asked
+    only of a file ``parse_python`` rejected, so it parses again."""
+    with _LOCK:
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError):
+            return None
+        except RecursionError:
+            return "it is nested too deeply for Python's parser"
+        except MemoryError:
+            return "Python's parser ran out of memory on it"
+    return None
+
+
 def parses(source: str) -> bool:
     """Whether ``source`` is valid Python."""
     return parse_python(source) is not None

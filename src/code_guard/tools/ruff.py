@@ -9,7 +9,8 @@ from pathlib import Path
 from ruff.__main__ import find_ruff_bin
 
 from code_guard.errors import ToolError
-from code_guard.tools.base import RunCache, Tool, ToolHit, is_python, run_process
+from code_guard.tools.base import ProcessCrash, RunCache, Tool, ToolHit, is_python, run_process
+from code_guard.tools.mapping import not_analysed
 
 PERFORMANCE_RULES = ("PERF", "ASYNC", "B019", "SIM115")
 STYLE_RULES = (
@@ -43,11 +44,41 @@ class RuffTool(Tool):
         rules = tuple(sorted({*PERFORMANCE_RULES, *STYLE_RULES, *self.select}))
         key = (str(workspace), tuple(paths), rules, self.max_complexity)
         hits = _CACHE.get(key, lambda: _run(workspace, paths, rules, self.max_complexity))
-        # What no selection asked for (``invalid-syntax``) ruff reports to every caller.
+        # What no selection asked for (``invalid-syntax``, a crash) ruff reports to every
+        # caller.
         return [h for h in hits if h.rule.startswith(self.select) or not h.rule.startswith(rules)]
 
 
 def _run(
+    workspace: Path, paths: Sequence[str], select: Sequence[str], max_complexity: int
+) -> list[ToolHit]:
+    """Ruff's diagnostics over ``paths``. A crash (ruff overflows its stack on an expression
+    thousands of lines deep) is narrowed down by halves: the other files keep their results,
+    and each file ruff crashes on alone is named, so the review says it is partial."""
+    try:
+        return _check(workspace, paths, select, max_complexity)
+    except ProcessCrash as exc:
+        if not _crashed(exc.code):
+            raise  # ruff refused its arguments (exit 2): the tool failed, not one file
+        if len(paths) == 1:
+            return [not_analysed("ruff", paths[0], f"crashed on it ({exc.detail})")]
+    half = len(paths) // 2
+    return [
+        *_run(workspace, paths[:half], select, max_complexity),
+        *_run(workspace, paths[half:], select, max_complexity),
+    ]
+
+
+def _crashed(code: int) -> bool:
+    """Whether ruff's exit code is a crash: a signal (its stack overflow aborts) or a Rust
+    panic (101), rather than its own "abnormal termination" (2) on bad arguments."""
+    return code < 0 or code == _PANIC
+
+
+_PANIC = 101
+
+
+def _check(
     workspace: Path, paths: Sequence[str], select: Sequence[str], max_complexity: int
 ) -> list[ToolHit]:
     args = [

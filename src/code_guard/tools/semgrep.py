@@ -22,8 +22,16 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
-from code_guard.tools.mapping import UNPARSABLE_RULE, lookup
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup, not_analysed
 from code_guard.tools.syntax_rewrite import for_semgrep
+
+# The time one rule may spend on one file, and how many rules may run out of it before the
+# file is given up (semgrep's own defaults are 5 s and 3; semgrep-core alone has no limit,
+# and one crafted file, thousands of lines of one expression full of request data, held a
+# rules file's run for minutes). Generous, since a review runs its analysers side by side on
+# a shared runner; every file that hits it is named and makes the review partial.
+RULE_TIMEOUT_S = 10.0
+_TIMEOUT_THRESHOLD = 3
 
 # semgrep-core language name and bundled rules file, by file suffix.
 _LANGUAGES: dict[str, tuple[str, str]] = {
@@ -82,7 +90,7 @@ class SemgrepTool(Tool):
         return [h for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
-        if hit.rule == UNPARSABLE_RULE:
+        if hit.rule in (UNPARSABLE_RULE, NOT_ANALYSED_RULE):
             return True  # every agent notes the file (the review is partial), none reports it
         info = lookup(hit.tool, hit.rule)
         return info is not None and info.category in self.categories
@@ -115,8 +123,11 @@ def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> 
     )
 
 
-def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHit]:
-    """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``).
+def run_rules(
+    workspace: Path, paths: Sequence[str], rules: Path, *, rule_timeout: float = RULE_TIMEOUT_S
+) -> list[ToolHit]:
+    """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``), each rule
+    given ``rule_timeout`` seconds per file; a file it gave up on is named in a hit.
 
     Python files with ``match`` statements or ``except*`` handlers are read from a rewritten
     copy that semgrep-core's main parser understands (``syntax_rewrite``), lines and columns
@@ -133,7 +144,8 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
         # core, semgrep-core only competed with them: on 2 cores the 3,000-file pull request
         # took 27 s of CPU instead of 20, and 15.6 s instead of 13.8.
         args = [str(semgrep_core()), "-rules", str(rules), "-targets", str(targets)]
-        out = run_process([*args, "-json", "-j", "1"], cwd=workspace)
+        limits = ["-timeout", f"{rule_timeout:g}", "-timeout_threshold", str(_TIMEOUT_THRESHOLD)]
+        out = run_process([*args, *limits, "-json", "-j", "1"], cwd=workspace)
     # semgrep-core may print progress dots before the JSON document, and text after it.
     start = out.find("{")
     try:
@@ -144,6 +156,7 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
     if fatal:
         raise ToolError(f"semgrep rule error: {str(fatal[0].get('message', fatal[0]))[:300]}")
     original = {str(copy): path for path, copy in copies.items()}
+    gaps = _gaps(report.get("errors", []), original)
     unparsed = [
         ToolHit(
             tool=SemgrepTool.name,
@@ -156,17 +169,21 @@ def run_rules(workspace: Path, paths: Sequence[str], rules: Path) -> list[ToolHi
         for error in report.get("errors", [])
         if _is_parse_error(error) and (path := _error_path(error))
     ]
-    return unparsed + [
-        ToolHit(
-            tool=SemgrepTool.name,
-            rule=str(r["check_id"]).rsplit(".", 1)[-1],
-            file_path=original.get(str(r["path"]), str(r["path"])),
-            line=int(r["start"]["line"]),
-            end_line=int(r["end"]["line"]),
-            message=str(r.get("extra", {}).get("message", r["check_id"])).strip(),
-        )
-        for r in report.get("results", [])
-    ]
+    return (
+        unparsed
+        + gaps
+        + [
+            ToolHit(
+                tool=SemgrepTool.name,
+                rule=str(r["check_id"]).rsplit(".", 1)[-1],
+                file_path=original.get(str(r["path"]), str(r["path"])),
+                line=int(r["start"]["line"]),
+                end_line=int(r["end"]["line"]),
+                message=str(r.get("extra", {}).get("message", r["check_id"])).strip(),
+            )
+            for r in report.get("results", [])
+        ]
+    )
 
 
 def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> dict[str, Path]:
@@ -198,6 +215,35 @@ def _is_parse_error(error: dict[str, object]) -> bool:
     semgrep-core is the only analyser)."""
     kind = str(error.get("error_type", ""))
     return any(word in kind for word in ("Syntax", "Lexical", "Parsing"))
+
+
+def _gaps(errors: Sequence[dict[str, object]], original: Mapping[str, str]) -> list[ToolHit]:
+    """What semgrep-core left undone on a file, other than a parse error: a rule that ran out
+    of time on it (``-timeout``), memory or stack, a cap on its matches, or an engine error.
+    Each file is named once, with the kinds and the rules, so the review says it is partial
+    rather than let a rule's silence read as "nothing found". An error naming no file is the
+    whole run's: the tool failed."""
+    by_path: dict[str, dict[str, set[str]]] = {}
+    for error in errors:
+        if _is_rule_error(error) or _is_parse_error(error):
+            continue
+        kind = str(error.get("error_type", "error"))
+        path = _error_path(error)
+        if not path:
+            raise ToolError(f"semgrep-core {kind}: {str(error.get('message', ''))[:300]}")
+        rules = by_path.setdefault(original.get(path, path), {}).setdefault(kind, set())
+        rules.add(str(error.get("rule_id") or "").rsplit(".", 1)[-1])
+    hits = []
+    for path, kinds in sorted(by_path.items()):
+        what = "; ".join(_kind(kind, rules) for kind, rules in sorted(kinds.items()))
+        hits.append(not_analysed("semgrep-core", path, f"gave up on it: {what}"))
+    return hits
+
+
+def _kind(kind: str, rules: set[str]) -> str:
+    """One kind of error on a file, with the rules it stopped: "timeout (rules a, b)"."""
+    named = sorted(r for r in rules if r)
+    return kind.lower() + (f" (rules {', '.join(named)})" if named else "")
 
 
 def _error_path(error: dict[str, object]) -> str:
