@@ -43,7 +43,7 @@ from code_guard.github.workflow import (
     write_step_summary,
 )
 from code_guard.models import Review
-from code_guard.sanitize import redact
+from code_guard.sanitize import masking, redact, redact_review, secret_values
 from code_guard.synthesizer import with_not_reviewed
 
 SARIF_NAME = "code-guard.sarif"
@@ -58,19 +58,22 @@ def main(
     """Run the action with the runner's environment; return the exit code."""
     env = os.environ if environ is None else environ
     stdout = sys.stdout if out is None else out
-    # Before anything else can print them: the runner hides masked values in its log.
-    for line in mask_commands(env, env.get("INPUT_GITHUB-TOKEN", "")):
+    # Before anything else can print them: the runner hides masked values in its log, and
+    # this process redacts them from all it posts and writes.
+    token = env.get("INPUT_GITHUB-TOKEN", "")
+    for line in mask_commands(env, token):
         print(line, file=stdout)
-    try:
-        return _run(env, services or default_services(), stdout)
-    except CodeGuardError as exc:
-        print(command("error", str(exc)), file=stdout)
-        return 2
-    except Exception as exc:  # the last line of defence: a bug must still fail the step clearly
-        print(command("error", f"internal error: {type(exc).__name__}: {exc}"), file=stdout)
-        if env.get("RUNNER_DEBUG") == "1":
-            traceback.print_exc()
-        return 2
+    with masking([token, *secret_values(env)]):
+        try:
+            return _run(env, services or default_services(), stdout)
+        except CodeGuardError as exc:
+            print(command("error", str(exc)), file=stdout)
+            return 2
+        except Exception as exc:  # the last line of defence: a bug must still fail clearly
+            print(command("error", f"internal error: {type(exc).__name__}: {exc}"), file=stdout)
+            if env.get("RUNNER_DEBUG") == "1":
+                traceback.print_exc()
+            return 2
 
 
 def _run(env: Mapping[str, str], services: Services, out: TextIO) -> int:
@@ -121,6 +124,8 @@ def _review(
         )
     review = carry_over(review, increment.carried, change)
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
+    # Before rendering, so that no escaping or cut can split a secret the model echoed.
+    review = redact_review(review)
 
     blob_base = blob_url(pr.html_url, pr.head_sha)
     linked = services.render_linked

@@ -15,6 +15,9 @@ Calls, and the REST operations they use (kept in step with ``scripts/trim_openap
 - ``create_review`` / ``delete_review``: ``POST .../pulls/{n}/reviews``, ``DELETE .../{id}``
 - ``find_issue_comment`` / ``create_issue_comment`` / ``edit_issue_comment``:
   ``GET|POST /repos/{o}/{r}/issues/{n}/comments``, ``PATCH .../issues/comments/{id}``
+
+Everything the client posts (a review's body and inline comments, issue comments) is
+redacted here, the last place it passes before GitHub (``sanitize.redact``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from github.GithubException import GithubException, RateLimitExceededException
 from code_guard.errors import GitHubError, PermissionDenied
 from code_guard.github.patches import DiffFetch, diff_from_files
 from code_guard.github.retry import RetrySettings
+from code_guard.sanitize import redact
 
 DIFF_MEDIA_TYPE = "application/vnd.github.v3.diff"
 USER_AGENT = "ninja-code-guard"
@@ -176,8 +180,10 @@ class GitHubClient:
         event: str | None,
     ) -> PostedReview:
         """Create a review pinned to ``commit_id``; ``event=None`` leaves it pending."""
-        payload: dict[str, object] = {"commit_id": commit_id, "body": body}
-        payload["comments"] = [dict(c) for c in comments]
+        payload: dict[str, object] = {"commit_id": commit_id, "body": redact(body)}
+        payload["comments"] = [
+            {**c, "body": redact(str(c["body"]))} if "body" in c else dict(c) for c in comments
+        ]
         if event is not None:
             payload["event"] = event
         with calling(f"posting a review on pull request #{self.number}"):
@@ -218,14 +224,16 @@ class GitHubClient:
     def create_issue_comment(self, body: str) -> IssueCommentRef:
         """Add a comment to the pull request's conversation."""
         with calling(f"commenting on pull request #{self.number}"):
-            comment = self._pull.create_issue_comment(body)
+            comment = self._pull.create_issue_comment(redact(body))
             return IssueCommentRef(comment.id, comment.body, comment.html_url)
 
     def edit_issue_comment(self, comment_id: int, body: str) -> IssueCommentRef:
         """Replace the body of an existing issue comment."""
         with calling(f"editing comment {comment_id}"):
             _, data = self._github.requester.requestJsonAndCheck(
-                "PATCH", f"{self._repo.url}/issues/comments/{comment_id}", input={"body": body}
+                "PATCH",
+                f"{self._repo.url}/issues/comments/{comment_id}",
+                input={"body": redact(body)},
             )
         return IssueCommentRef(int(data["id"]), str(data["body"]), str(data["html_url"]))
 
