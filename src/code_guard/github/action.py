@@ -160,6 +160,8 @@ def _review(
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
     _report(review, result, problem, runner, services, out, render=render)
+    for text in client.trust_problems:
+        print(command("warning", text), file=out)
     strict = options.on_error == "fail"
     problems = ([problem] if problem else []) + list(result.problems if result else ())
     for text in problems:
