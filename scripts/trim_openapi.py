@@ -42,6 +42,7 @@ OPERATIONS: tuple[tuple[str, str], ...] = (
     ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "get"),
     ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "post"),
     ("/repos/{owner}/{repo}/issues/comments/{comment_id}", "patch"),
+    ("/repos/{owner}/{repo}/collaborators/{username}/permission", "get"),
 )
 
 

@@ -6,6 +6,7 @@ constructors that need it; nothing reads settings from globals or the environmen
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -149,20 +150,41 @@ class ReviewOptions(Frozen):
 
 def build_options(values: Mapping[str, Any]) -> ReviewOptions:
     """Validate a mapping of option values, raising ``ConfigError`` with one clear line."""
+    for key, value in values.items():
+        # Every option is a value or a flat list of values. Nested ones are refused before
+        # validation, which would walk (and repr) every item an alias of aliases repeats.
+        if _nested(value):
+            name = str(key).replace("_", "-")
+            raise ConfigError(f"invalid {name}: nested lists or mappings (got {_shown(value)})")
     try:
         return ReviewOptions.model_validate(dict(values))
     except ValidationError as exc:
         first = exc.errors()[0]
         where = "-".join(str(p) for p in first["loc"][:1]).replace("_", "-") or "options"
         message = str(first["msg"]).removeprefix("Value error, ")
-        shown = _shown(first.get("input"))
-        if where == "api-base":
-            shown = redact(shown)  # never echo a credential back
-        raise ConfigError(f"invalid {where}: {message} (got {shown})") from exc
+        raise ConfigError(f"invalid {where}: {message} (got {_shown(first.get('input'))})") from exc
+
+
+def _nested(value: Any) -> bool:
+    """True for a mapping, a set, or a list holding a container (checked one level down)."""
+    if isinstance(value, dict | set | frozenset):
+        return True
+    items = value if isinstance(value, list | tuple) else ()
+    return any(isinstance(item, list | tuple | dict | set | frozenset) for item in items)
+
+
+# A YAML file can nest aliases of aliases: ten levels of ten make a value whose full repr is
+# 10**10 items long, from a file of a few hundred bytes. Only what fits is ever built.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxtuple = _SHOWN.maxlist = _SHOWN.maxset = _SHOWN.maxfrozenset = _SHOWN.maxdict = 4
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
+    """A short repr of a bad config value (at most 60 characters), built in bounded time,
+    with credentials redacted before anything is cut (a cut could hide what marks them)."""
+    text = _SHOWN.repr(redact(value) if isinstance(value, str) else value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -91,6 +91,9 @@ class GitHubStandIn:
         self.comparisons: dict[str, tuple[str, list[str]]] = {}
         self.review_comments: list[dict[str, Any]] = []
         self.issue_comments: list[dict[str, Any]] = []
+        # The collaborator permission API's answers, by login ("admin", "write", "read",
+        # "none"); a login not listed is not a collaborator: 404.
+        self.permissions: dict[str, str] = {}
         self.read_only = False
         self.rejects: Callable[[dict[str, Any]], bool] = lambda comment: False
         self.faults: list[Fault] = []
@@ -179,6 +182,11 @@ class GitHubStandIn:
             ),
             ("GET", rf"^{REPO_PATH}/contents/.+$", lambda: self._get_contents(request)),
             ("GET", rf"^{REPO_PATH}/compare/.+$", lambda: self._compare(path)),
+            (
+                "GET",
+                rf"^{REPO_PATH}/collaborators/[^/]+/permission$",
+                lambda: self._permission(path),
+            ),
         ]
         for verb, pattern, answer in routes:
             if verb == method and re.match(pattern, path):
@@ -311,6 +319,24 @@ class GitHubStandIn:
         status, names = self.comparisons[basehead]
         files = [{"filename": name, "status": "modified", "changes": 1} for name in names]
         return _json({"status": status, "ahead_by": 1, "behind_by": 0, "files": files})
+
+    def _permission(self, path: str) -> Response:
+        login = unquote(path.split("/collaborators/", 1)[1].rsplit("/", 1)[0])
+        if login not in self.permissions:
+            return _json(
+                {
+                    "message": f"{login} is not a user",
+                    "documentation_url": "https://docs.github.com/rest/collaborators/collaborators",
+                    "status": "404",
+                },
+                404,
+            )
+        permission = self.permissions[login]
+        # The legacy ``permission`` maps maintain to write and triage to read; ``role_name``
+        # keeps the role's own name.
+        legacy = {"maintain": "write", "triage": "read"}.get(permission, permission)
+        user = {"login": login, "id": 1, "node_id": "MDQ6VXNlcjE=", "type": "User"}
+        return _json({"permission": legacy, "role_name": permission, "user": user})
 
     def _rest_pr(self, payload: dict[str, Any]) -> dict[str, Any]:
         pr = copy.deepcopy(payload)

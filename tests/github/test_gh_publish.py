@@ -188,6 +188,7 @@ def test_markers_from_outside_contributors_are_ignored(
     github.add_comment_by(
         "maintainer", "MEMBER", f"<!-- code-guard:fp={findings[1].fingerprint} -->", review=True
     )
+    github.permissions["maintainer"] = "write"
     result = publish(client, make_review(*findings), change, github.head_sha)
     assert result.inline_posted == 2 and result.already_commented == 1
     assert github.issue_comments[0]["body"] == spoof  # not taken over

@@ -45,7 +45,7 @@ from code_guard.github.workflow import (
 )
 from code_guard.models import Review
 from code_guard.nofollow import write_replacing
-from code_guard.sanitize import redact
+from code_guard.sanitize import masking, redact, redact_review, secret_values
 from code_guard.synthesizer import with_not_reviewed
 
 SARIF_NAME = "code-guard.sarif"
@@ -60,19 +60,22 @@ def main(
     """Run the action with the runner's environment; return the exit code."""
     env = os.environ if environ is None else environ
     stdout = sys.stdout if out is None else out
-    # Before anything else can print them: the runner hides masked values in its log.
-    for line in mask_commands(env, env.get("INPUT_GITHUB-TOKEN", "")):
+    # Before anything else can print them: the runner hides masked values in its log, and
+    # this process redacts them from all it posts and writes.
+    token = env.get("INPUT_GITHUB-TOKEN", "")
+    for line in mask_commands(env, token):
         print(line, file=stdout)
-    try:
-        return _run(env, services or default_services(), stdout)
-    except CodeGuardError as exc:
-        print(command("error", str(exc)), file=stdout)
-        return 2
-    except Exception as exc:  # the last line of defence: a bug must still fail the step clearly
-        print(command("error", f"internal error: {type(exc).__name__}: {exc}"), file=stdout)
-        if env.get("RUNNER_DEBUG") == "1":
-            traceback.print_exc()
-        return 2
+    with masking([token, *secret_values(env)]):
+        try:
+            return _run(env, services or default_services(), stdout)
+        except CodeGuardError as exc:
+            print(command("error", str(exc)), file=stdout)
+            return 2
+        except Exception as exc:  # the last line of defence: a bug must still fail clearly
+            print(command("error", f"internal error: {type(exc).__name__}: {exc}"), file=stdout)
+            if env.get("RUNNER_DEBUG") == "1":
+                traceback.print_exc()
+            return 2
 
 
 def _run(env: Mapping[str, str], services: Services, out: TextIO) -> int:
@@ -130,6 +133,8 @@ def _review(
         count_disputed=options.gate_disputed,
     )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
+    # Before rendering, so that no escaping or cut can split a secret the model echoed.
+    review = redact_review(review)
 
     blob_base = blob_url(pr.html_url, pr.head_sha)
     linked = services.render_linked
@@ -166,6 +171,8 @@ def _review(
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
     _report(review, result, problem, runner, services, out, render=render)
+    for text in client.trust_problems:
+        print(command("warning", text), file=out)
     strict = options.on_error == "fail"
     problems = ([problem] if problem else []) + list(result.problems if result else ())
     for text in problems:

@@ -15,6 +15,19 @@ Calls, and the REST operations they use (kept in step with ``scripts/trim_openap
 - ``create_review`` / ``delete_review``: ``POST .../pulls/{n}/reviews``, ``DELETE .../{id}``
 - ``find_issue_comment`` / ``create_issue_comment`` / ``edit_issue_comment``:
   ``GET|POST /repos/{o}/{r}/issues/{n}/comments``, ``PATCH .../issues/comments/{id}``
+- ``can_write``: ``GET /repos/{o}/{r}/collaborators/{username}/permission``
+
+Everything the client posts (a review's body and inline comments, issue comments) is
+redacted here, the last place it passes before GitHub (``sanitize.redact``).
+
+Whose comments count (``trusts``): the hidden markers in them decide what is "already
+posted" and which comment is the summary, so only this action's own identity and people
+who can write to the repository are believed. Write access is read from the collaborator
+permission API (``admin``, ``maintain`` or ``write``), once per login per run, and asked only
+for authors GitHub associates with the repository (owner, member, collaborator): an
+association alone says nothing about access, since every member of an organisation is a
+``MEMBER``, including those who may only read. A failed permission check makes that author
+untrusted, and ``trust_problems`` says why.
 """
 
 from __future__ import annotations
@@ -34,10 +47,14 @@ from github.GithubException import GithubException, RateLimitExceededException
 from code_guard.errors import GitHubError, PermissionDenied
 from code_guard.github.patches import DiffFetch, diff_from_files
 from code_guard.github.retry import RetrySettings
+from code_guard.sanitize import redact
 
 DIFF_MEDIA_TYPE = "application/vnd.github.v3.diff"
 USER_AGENT = "ninja-code-guard"
-_WRITERS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+# Associations a person with write access has; anyone else is not asked about.
+_ASSOCIATED = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
+# The permission API's legacy ``permission`` maps ``maintain`` to ``write``; both are listed.
+_WRITE_PERMISSIONS = frozenset({"admin", "maintain", "write"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +97,9 @@ class GitHubClient:
         self._repo = github.get_repo(repository)
         self._pull = self._repo.get_pull(number)
         self.number = number
+        self._writers: dict[str, bool] = {}
+        # Why an author's comments were not trusted when GitHub could not say (not a 404).
+        self.trust_problems: list[str] = []
 
     @classmethod
     def connect(
@@ -166,7 +186,8 @@ class GitHubClient:
     def review_comment_bodies(self) -> list[str]:
         """Bodies of the trusted review comments on the pull request (all pages)."""
         with calling(f"listing review comments of pull request #{self.number}"):
-            return [c.body or "" for c in self._pull.get_review_comments() if trusted(c)]
+            comments = list(self._pull.get_review_comments())
+        return [c.body or "" for c in comments if self.trusts(c)]
 
     def create_review(
         self,
@@ -176,8 +197,10 @@ class GitHubClient:
         event: str | None,
     ) -> PostedReview:
         """Create a review pinned to ``commit_id``; ``event=None`` leaves it pending."""
-        payload: dict[str, object] = {"commit_id": commit_id, "body": body}
-        payload["comments"] = [dict(c) for c in comments]
+        payload: dict[str, object] = {"commit_id": commit_id, "body": redact(body)}
+        payload["comments"] = [
+            {**c, "body": redact(str(c["body"]))} if "body" in c else dict(c) for c in comments
+        ]
         if event is not None:
             payload["event"] = event
         with calling(f"posting a review on pull request #{self.number}"):
@@ -210,24 +233,54 @@ class GitHubClient:
     def find_issue_comment(self, marker: str) -> IssueCommentRef | None:
         """Return the first issue comment on the pull request whose body holds ``marker``."""
         with calling(f"listing comments of pull request #{self.number}"):
-            for comment in self._pull.get_issue_comments():
-                if marker in (comment.body or "") and trusted(comment):
-                    return IssueCommentRef(comment.id, comment.body, comment.html_url)
+            comments = list(self._pull.get_issue_comments())
+        for comment in comments:
+            if marker in (comment.body or "") and self.trusts(comment):
+                return IssueCommentRef(comment.id, comment.body, comment.html_url)
         return None
 
     def create_issue_comment(self, body: str) -> IssueCommentRef:
         """Add a comment to the pull request's conversation."""
         with calling(f"commenting on pull request #{self.number}"):
-            comment = self._pull.create_issue_comment(body)
+            comment = self._pull.create_issue_comment(redact(body))
             return IssueCommentRef(comment.id, comment.body, comment.html_url)
 
     def edit_issue_comment(self, comment_id: int, body: str) -> IssueCommentRef:
         """Replace the body of an existing issue comment."""
         with calling(f"editing comment {comment_id}"):
             _, data = self._github.requester.requestJsonAndCheck(
-                "PATCH", f"{self._repo.url}/issues/comments/{comment_id}", input={"body": body}
+                "PATCH",
+                f"{self._repo.url}/issues/comments/{comment_id}",
+                input={"body": redact(body)},
             )
         return IssueCommentRef(int(data["id"]), str(data["body"]), str(data["html_url"]))
+
+    def trusts(self, comment: Any) -> bool:
+        """True for a comment by this action's own identity or by someone who can write to
+        the repository (see the module's docstring)."""
+        login = getattr(comment.user, "login", None) if comment.user is not None else None
+        if not login:
+            return False
+        if login == bot_login():
+            return True
+        return comment.author_association in _ASSOCIATED and self.can_write(str(login))
+
+    def can_write(self, login: str) -> bool:
+        """Whether ``login`` has write, maintain or admin access (asked once per run)."""
+        if login not in self._writers:
+            self._writers[login] = self._ask_permission(login)
+        return self._writers[login]
+
+    def _ask_permission(self, login: str) -> bool:
+        try:
+            with calling(f"checking the permission of {login}"):
+                permission = self._repo.get_collaborator_permission(login)
+        except GitHubError as exc:
+            # 404: not a collaborator (or no such user), which is an answer, not a problem.
+            if exc.status != 404:
+                self.trust_problems.append(f"{exc}; their comments are not trusted")
+            return False
+        return permission in _WRITE_PERMISSIONS
 
 
 # The account the Actions ``GITHUB_TOKEN`` writes as. A GitHub App token writes as its own
@@ -238,18 +291,6 @@ ACTIONS_BOT = "github-actions[bot]"
 def bot_login() -> str:
     """The login whose comments are this action's own."""
     return os.environ.get("CODE_GUARD_BOT_LOGIN", "").strip() or ACTIONS_BOT
-
-
-def trusted(comment: Any) -> bool:
-    """True for comments by this action's own identity or by someone with write access.
-
-    The hidden markers decide what is "already posted" and which comment is the summary; a
-    pull request's author from outside the project, or any other bot, could otherwise paste
-    markers into a comment to keep findings off the diff or have its comment overwritten.
-    """
-    user = comment.user
-    own = user is not None and getattr(user, "login", None) == bot_login()
-    return comment.author_association in _WRITERS or own
 
 
 @contextmanager

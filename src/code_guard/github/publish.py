@@ -30,6 +30,7 @@ from code_guard.github.anchors import place_findings
 from code_guard.github.client import GitHubClient, PostedReview
 from code_guard.github.comments import api_comment, fingerprints_in, group_by_anchor
 from code_guard.models import Finding, Review
+from code_guard.sanitize import redact
 
 SUMMARY_MARKER = "<!-- code-guard:summary -->"
 REVIEW_EVENT = "COMMENT"
@@ -199,6 +200,7 @@ def upsert_summary(client: GitHubClient, body: str) -> str:
     """Edit the summary comment found by its marker, or create it; return its URL."""
     if SUMMARY_MARKER not in body:
         body = f"{SUMMARY_MARKER}\n{body}"
+    body = redact(body)  # as the client posts it, so that an unchanged summary is not edited
     existing = client.find_issue_comment(SUMMARY_MARKER)
     if existing is None:
         return client.create_issue_comment(body).html_url

@@ -39,10 +39,13 @@ def escape_property(text: str) -> str:
 def command(name: str, message: str, properties: Mapping[str, object] | None = None) -> str:
     """Format one workflow command line, e.g. ``::error file=a.py,line=3::message``.
 
-    The message is redacted (keys, tokens, credentials in URLs): it lands in the log.
-    ``add-mask`` is the exception, since its message is the secret to mask.
+    The message and the properties are redacted (keys, tokens, credentials in URLs): they
+    land in the log and in annotations. ``add-mask`` is the exception, since its message is
+    the secret to mask.
     """
-    props = ",".join(f"{k}={escape_property(str(v))}" for k, v in (properties or {}).items())
+    props = ",".join(
+        f"{k}={escape_property(redact(str(v)))}" for k, v in (properties or {}).items()
+    )
     text = message if name == "add-mask" else redact(message)
     return f"::{name}{' ' + props if props else ''}::{escape_data(text)}"
 
@@ -121,8 +124,11 @@ def fit_summary(markdown: str, limit: int = STEP_SUMMARY_LIMIT) -> str:
 
 
 def write_step_summary(path: Path | None, markdown: str) -> None:
-    """Append ``markdown`` (cut to 1 MiB) to ``$GITHUB_STEP_SUMMARY``."""
+    """Append ``markdown``, redacted and cut to 1 MiB, to ``$GITHUB_STEP_SUMMARY``.
+
+    Redacted before the cut, which could otherwise leave half a secret that no longer matches.
+    """
     if path is None:
         return
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(fit_summary(markdown))
+        handle.write(fit_summary(redact(markdown)))

@@ -16,6 +16,7 @@ from typing import Any
 
 from code_guard import __version__
 from code_guard.models import AgentName, Category, Finding, Review, Severity
+from code_guard.sanitize import redact_json
 from code_guard.tools.explanations import explain, explain_category, rule_of
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -174,5 +175,6 @@ def to_sarif(review: Review) -> dict[str, Any]:
 
 
 def render_sarif(review: Review) -> str:
-    """Serialize the SARIF log as indented JSON."""
-    return json.dumps(to_sarif(review), indent=2) + "\n"
+    """Serialize the SARIF log as indented JSON, every string in it redacted (a model can
+    echo a secret into a finding's text, and the file is uploaded)."""
+    return json.dumps(redact_json(to_sarif(review)), indent=2) + "\n"

@@ -174,7 +174,9 @@ _REWRITES: dict[tuple[str, str], Rewrite] = {
     ("bandit", "B105"): _env_secret,
     ("detect-secrets", "Secret Keyword"): _env_secret,
     ("detect-secrets", "AWS Access Key"): _env_secret,
-    ("ruff", "E711"): _sub(r"\s*([!=])= None\b", _is_none),
+    # Starting only where a run of spaces starts keeps a long run from being read once per
+    # space (quadratic); the match is the same leftmost one.
+    ("ruff", "E711"): _sub(r"(?<!\s)\s*([!=])= None\b", _is_none),
     ("ruff", "E722"): _sub(r"\bexcept\s*:", "except Exception:"),
     ("ruff", "F401"): _remove_import,
     ("python-settings", "insecure-setting"): _sub(r"(=\s*)(True|False)(\s*)$", _flip),
