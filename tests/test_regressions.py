@@ -401,3 +401,66 @@ def test_test_files_are_not_reviewed_for_regressions() -> None:
     )
     assert change.has_base
     assert RegressionTool().run_change(request, request.change.files) == []
+
+
+def test_guard_that_throws_the_value_away_is_a_guard() -> None:
+    base = (
+        "def after_login(request):\n"
+        "    target = request.GET.get('next')\n"
+        "    if target and not url_has_allowed_host_and_scheme(target, request.get_host()):\n"
+        "        target = None\n"
+        "    return redirect(target or '/')\n"
+    )
+    head = base.replace(
+        "    if target and not url_has_allowed_host_and_scheme(target, request.get_host()):\n"
+        "        target = None\n",
+        "",
+    ).replace("request.GET.get('next')", "request.GET.get('next', '/')")
+    _only(_found("app/auth.py", base, head), head, "request.GET.get", Category.OPEN_REDIRECT)
+
+
+def test_helper_named_safe_is_a_sanitiser_and_a_thread_safe_one_is_not() -> None:
+    base = (
+        "package proxy\n\nfunc fetch(target string) (*http.Response, error) {\n"
+        "\treturn client.SafeGet(target)\n}\n"
+    )
+    head = base.replace("client.SafeGet(target)", "http.Get(target)")
+    assert _found("proxy/fetch.go", base, head) == []  # `safe get` says nothing of security
+    base = base.replace("client.SafeGet(target)", "netguard.FetchSafely(target)")
+    head = base.replace("netguard.FetchSafely(target)", "http.Get(target)")
+    found = _only(_found("proxy/fetch.go", base, head), head, "http.Get", Category.SSRF)
+    assert found.protection == "any-named-sanitiser"
+
+
+def test_jquery_text_option_swapped_for_an_html_string() -> None:
+    base = "function note(n) {\n  return $('<div />', {text: n.message});\n}\n"
+    head = base.replace("$('<div />', {text: n.message})", "$('<div>' + n.message + '</div>')")
+    _only(_found("web/note.js", base, head), head, "n.message", Category.XSS)
+
+
+def test_go_import_twin_is_reported_where_the_package_is_used() -> None:
+    base = (
+        'package token\n\nimport (\n\t"crypto/rand"\n\t"encoding/hex"\n)\n\n'
+        "func New() string {\n\tb := make([]byte, 16)\n\t_, _ = rand.Read(b)\n"
+        "\treturn hex.EncodeToString(b)\n}\n"
+    )
+    head = base.replace('\t"crypto/rand"\n\t"encoding/hex"\n', '\t"encoding/hex"\n\t"math/rand"\n')
+    head = head.replace("_, _ = rand.Read(b)", "_, _ = rand.Read(b) // seeded at start")
+    _only(_found("token/new.go", base, head), head, "rand.Read", Category.WEAK_CRYPTO)
+
+
+def test_helper_replaced_by_a_check_just_above_is_quiet() -> None:
+    base = (
+        "def after_login(request, target):\n"
+        "    log.info('login')\n"
+        "    return redirect(get_safe_redirect(target))\n"
+    )
+    unchecked = base.replace("get_safe_redirect(target)", "target")
+    assert [r.category for r in _found("app/auth.py", base, unchecked)] == [Category.OPEN_REDIRECT]
+    checked = unchecked.replace(
+        "    log.info('login')\n",
+        "    log.info('login')\n"
+        "    if urlparse(target).netloc != request.host:\n"
+        "        abort(400)\n",
+    )
+    assert _found("app/auth.py", base, checked) == []

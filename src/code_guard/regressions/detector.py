@@ -48,6 +48,8 @@ _EXIT = re.compile(
     r"HttpResponse(?:Forbidden|BadRequest|NotFound)|PermissionDenied|SuspiciousOperation)\b"
     r"|\.status\(\s*4\d\d|set_status\(\s*4\d\d|\bStatus(?:Forbidden|BadRequest|NotFound)\b"
 )
+# ... or it throws the value away: ``next_url = None``.
+_NEUTRAL = re.compile(r"^\s*[\w.]+\s*=\s*(?:None|nil|null|undefined|\"\"|''|``)\s*;?\s*$")
 _IF = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|else\s+if)\b")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 _ASSIGNED = re.compile(r"^\s*(?:(?:let|const|var)\s+)?([A-Za-z_][\w.]*)\s*(?::=|=(?!=))")
@@ -120,6 +122,15 @@ class _Scope:
         self._counts: dict[str, tuple[int, int]] = {}
         self._bodies: dict[str, str] = {}
         self.head_lines = head.split("\n")
+
+    def guarded(self, category: Category, target: HunkLine) -> bool:
+        """True when the head checks the value just above ``target`` (the protection moved
+        into a guard there): an ``if`` of its statement holds a protection of ``category``."""
+        if target.new_number is None:
+            return False
+        start = max(target.new_number - 1 - _STATEMENT_LINES, 0)
+        above = self.head_lines[start : target.new_number - 1]
+        return any(_IF.match(text) and self._protects_directly(category, text) for text in above)
 
     def sink_near(self, line: int) -> Category | None:
         """The category of the sink on head ``line`` or in the statement just above it."""
@@ -320,7 +331,10 @@ def _safe_twin(
     if not (scope.lost(entry.protection) and scope.gained(entry.unsafe)):
         return None
     paired = _paired(block, removed)
-    ordered = ([paired] if paired else []) + [ln for ln in block.added if ln is not paired]
+    # The twin may sit a few lines off (an import list re-sorted): the block first, then the hunk.
+    rest = [ln for ln in block.added if ln is not paired]
+    ordered = ([paired] if paired else []) + rest
+    ordered += [ln for ln in _added(hunk) if ln not in ordered]
     target = next(
         (
             ln
@@ -404,6 +418,19 @@ def _call_argument(text: str, start: int) -> str:
     return text[start:].strip()
 
 
+def _first_argument(inner: str) -> str:
+    """The first argument of an argument list (commas inside brackets do not split it)."""
+    depth = 0
+    for i, char in enumerate(inner):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            return inner[:i].strip()
+    return inner.strip()
+
+
 def _uses(line: str, names: Sequence[str]) -> bool:
     return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", line) for n in names if n)
 
@@ -424,6 +451,9 @@ def _unwrapped(
         return None
     assigned = _ASSIGNED.match(removed.text)
     names = [" ".join(inner.split())]
+    first = _first_argument(inner)
+    if first and first not in names and _IDENT.fullmatch(first):
+        names.append(first)
     if assigned and assigned.group(1) not in names:
         names.append(assigned.group(1))
     paired = _paired(block, removed)
@@ -448,7 +478,7 @@ def _unwrapped(
         return None
     _, _, target = min(scored, key=lambda s: (s[0], s[1]))
     cat = _sanitised_category(scope, target, category, known)
-    if cat is None:
+    if cat is None or scope.guarded(cat, target):
         return None
     sink = scope.cat.is_sink(scope.language, cat, target.text)
     strong = (known and (target is paired or sink)) or (not known and target is paired and sink)
@@ -518,7 +548,9 @@ def _guard(
         return None
     index = block.removed.index(removed)
     body = block.removed[index : index + 8]
-    if not any(_EXIT.search(ln.text) for ln in body):
+    inline = re.split(r":\s*|\{\s*", removed.text.rstrip())[-1]  # `if bad: return`
+    exits = _EXIT.search(inline) is not None and inline.strip() != removed.text.strip()
+    if not exits and not any(_EXIT.search(ln.text) or _NEUTRAL.match(ln.text) for ln in body[1:]):
         return None
     condition = removed.text
     names = [
@@ -545,7 +577,7 @@ def _guard(
     if target is None:
         return None
     cat = category or scope.cat.sink_category(scope.language, target.text)
-    if cat is None or scope.protects(cat, target.text):
+    if cat is None or scope.protects(cat, target.text) or scope.guarded(cat, target):
         return None
     title = f"Guard removed: the check `{_clip(condition, 80)}` no longer stops bad input"
     return _make(entry.id, removed, target, cat, strong, title, entry.why)
