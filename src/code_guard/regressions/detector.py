@@ -198,6 +198,8 @@ def find_regressions(file: FileChange, head: str) -> list[Regression]:
     language = language_of(file.path)
     if language is None or not file.has_base:
         return []
+    if not any(ln.kind is LineKind.REMOVED for hunk in file.hunks for ln in hunk.lines):
+        return []  # nothing taken away: no need to rebuild the base
     scope = _Scope(file, head, language, catalogue())
     found: dict[tuple[int, str], Regression] = {}
     for hunk in file.hunks:
