@@ -43,7 +43,7 @@ from code_guard.models import (
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
-from code_guard.tools.base import Tool, ToolHit, in_tool_thread
+from code_guard.tools.base import ChangeTool, Tool, ToolHit, in_tool_thread
 from code_guard.tools.fixes import rewrite
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, hit_finding, lookup
 from code_guard.tools.placeholders import is_test_path
@@ -208,7 +208,10 @@ class Agent(ABC):
             else None
         )
         try:
-            hits = tool.run_focused(ctx.workspace, paths, focus)
+            if isinstance(tool, ChangeTool):  # reads the hunks, not the workspace
+                hits = tool.run_change(ctx.request, files)
+            else:
+                hits = tool.run_focused(ctx.workspace, paths, focus)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
         return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None

@@ -6,6 +6,7 @@ import re
 
 from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
+from code_guard.regressions.tool import RegressionTool
 from code_guard.tools.bandit import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.mapping import lookup
@@ -50,6 +51,7 @@ class SecurityAgent(Agent):
             PythonTaintTool(),
             PythonSettingsTool(),
             SemgrepTool(self.categories),
+            RegressionTool(),
         )
 
     def keep(self, hit: ToolHit, line: str) -> bool:

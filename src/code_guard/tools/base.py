@@ -15,9 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, ParamSpec, TypeVar
 
 from code_guard.errors import ToolError
+
+if TYPE_CHECKING:
+    from code_guard.diff import FileChange
+    from code_guard.request import ReviewRequest
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 # The ``time.monotonic()`` by which the review must end, if it has a time budget. A context
@@ -76,6 +80,22 @@ class Tool(ABC):
         """Like ``run``, told which lines matter; a tool whose cost grows with every line it
         reads overrides this to read only those. By default, the whole files."""
         return self.run(workspace, paths)
+
+
+class ChangeTool(Tool):
+    """A tool that reads the change itself (both sides of every hunk), not files on disk.
+
+    The agent calls ``run_change``; on a workspace alone there is no change to compare, so
+    ``run`` (which the agent's base-side run calls) finds nothing.
+    """
+
+    @abstractmethod
+    def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
+        """Analyse the change of ``files`` (those this tool applies to, among the reviewed)."""
+
+    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
+        """Nothing: a workspace holds one side of the change only."""
+        return []
 
 
 def is_python(path: str) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from code_guard.models import Category, Finding
+from code_guard.regressions.rules import TOOL as REGRESSION_TOOL
+from code_guard.regressions.rules import regression_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -503,6 +505,14 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         _OWASP + "HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing",
     ),
 }
+
+# Security regressions (issue 22): why and fix come from the protections catalogue.
+_BY_RULE.update(
+    {
+        (REGRESSION_TOOL, rule): Explanation(info.why, info.fix, _BY_CATEGORY[info.category].url)
+        for rule, info in regression_rules().items()
+    }
+)
 
 
 def rule_of(finding: Finding) -> tuple[str, str] | None:

@@ -22,6 +22,8 @@ from code_guard.models import (
 )
 from code_guard.models import Category as C
 from code_guard.models import Severity as S
+from code_guard.regressions.rules import TOOL as REGRESSION_TOOL
+from code_guard.regressions.rules import regression_rules
 
 if TYPE_CHECKING:
     from code_guard.tools.base import ToolHit
@@ -337,6 +339,12 @@ TABLES: dict[str, dict[str, RuleInfo | None]] = {
     "python-settings": PYTHON_AST,
     "python-correctness": PYTHON_AST,
     "semgrep": SEMGREP,
+}
+
+# Security regressions (issue 22): the rules are read from the protections catalogue.
+TABLES[REGRESSION_TOOL] = {
+    rule: RuleInfo(info.category, info.severity, info.confidence, info.cwe)
+    for rule, info in regression_rules().items()
 }
 
 UNMAPPED = RuleInfo(C.OTHER, S.LOW, _LOW)

@@ -1,0 +1,1 @@
+"""Security regressions: protections a pull request takes away (see docs/regressions.md)."""

@@ -1,0 +1,46 @@
+"""The security-regression detector as a tool of the security agent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from code_guard.regressions.detector import find_regressions, language_of
+from code_guard.regressions.rules import TOOL
+from code_guard.tools.base import ChangeTool, ToolHit
+from code_guard.tools.placeholders import is_test_path
+
+if TYPE_CHECKING:
+    from code_guard.diff import FileChange
+    from code_guard.request import ReviewRequest
+
+
+class RegressionTool(ChangeTool):
+    """Reports protections (safe APIs, protective arguments, sanitisers, guards, secrets read
+    without a default) that the change removed from a modified Python, JS/TS or Go file."""
+
+    name = TOOL
+
+    def applies_to(self, path: str) -> bool:
+        """Python, JavaScript/TypeScript and Go sources outside tests."""
+        return language_of(path) is not None and not is_test_path(path)
+
+    def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
+        """The regressions of every modified file in ``files``."""
+        hits: list[ToolHit] = []
+        for file in files:
+            if not file.has_base or not self.applies_to(file.path):
+                continue
+            hits.extend(
+                ToolHit(
+                    tool=TOOL,
+                    rule=found.rule,
+                    file_path=file.path,
+                    line=found.line,
+                    end_line=found.line,
+                    message=f"{found.title}\n{found.detail}",
+                    tool_severity="HIGH" if found.strong else "LOW",
+                )
+                for found in find_regressions(file, request.text_of(file.path))
+            )
+        return hits
