@@ -130,6 +130,32 @@ def view():
 """,
         "taint-ssrf",
     ),
+    (  # the value kept only in the branch where its host was checked
+        """\
+@app.route("/login")
+def view():
+    target = "/"
+    wanted = request.args.get("next", "")
+    if urlparse(wanted).netloc == request.host:  # guard
+        target = wanted  # in the branch
+    return redirect(target)
+""",
+        "taint-open_redirect",
+    ),
+    (  # a check inside the block that read the value: skipping the block leaves it empty
+        """\
+@app.route("/config")
+def view():
+    name = ""
+    if "name" in request.args:
+        name = request.args["name"]
+        if not re.match(r"^[a-z0-9_-]+$", name):  # guard
+            abort(400)  # guard
+    if name:
+        return send_file(os.path.join(BASE, name))
+""",
+        "taint-path_traversal",
+    ),
     (  # a same-file helper whose body returns a containment test, whatever its name
         """\
 def under_base(path):

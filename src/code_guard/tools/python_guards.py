@@ -219,7 +219,11 @@ def _statement_guards(
             return {name for name, polarity in found.items() if polarity < 0}
         if stmt.orelse and _terminates(stmt.orelse):
             return {name for name, polarity in found.items() if polarity > 0}
-        return set()
+        return _inner_guards(stmt.body, validators, aliases) | _inner_guards(
+            stmt.orelse, validators, aliases
+        )
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return _inner_guards(stmt.body, validators, aliases)
     if isinstance(stmt, ast.Assert):
         return {n for n, p in checked(stmt.test, validators, aliases).items() if p > 0}
     if (
@@ -229,6 +233,24 @@ def _statement_guards(
     ):
         return set(checked(stmt.value, validators, aliases))
     return set()
+
+
+def _inner_guards(
+    block: list[ast.stmt], validators: Validators, aliases: dict[str, Checked]
+) -> set[str]:
+    """Names a block assigns and then vets: on the path that skips the block they keep their
+    earlier (clean) value, on the path through it they were checked."""
+    assigned = {
+        target.id
+        for stmt in block
+        if isinstance(stmt, ast.Assign | ast.AnnAssign)
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+        if isinstance(target, ast.Name)
+    }
+    vetted: set[str] = set()
+    for stmt in block:
+        vetted |= _statement_guards(stmt, validators, aliases)
+    return vetted & assigned
 
 
 def guarded_names(

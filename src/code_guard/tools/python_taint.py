@@ -270,14 +270,18 @@ def _propagate(
     facts: _FileFacts,
     seeds: dict[str, Origin],
     taint: _Taint | None = None,
+    skip: set[ast.stmt] | None = None,
 ) -> dict[str, Origin]:
-    """Tainted names, each with the origin of its taint (the first source that reached it)."""
+    """Tainted names, each with the origin of its taint (the first source that reached it);
+    the assignments in ``skip`` (guarded ones) taint nothing."""
     origins: dict[str, Origin] = dict(seeds) or {
         name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
     }
     assigns = [n for n in walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
+            if skip is not None and node in skip:
+                continue
             if node.value is not None and tainted(node.value, set(origins), facts):
                 origin = origin_of(node.value, origins, node.lineno, facts)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -329,14 +333,40 @@ def _sink_category(call: ast.Call) -> str | None:
     return _SINKS.get(last) if last in ("execute", "executemany", "raw", "executescript") else None
 
 
+def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
+    """The function's taint, leaving out assignments that a guard on their value dominates
+    (``if parsed.netloc == host: target = value``): the value is vetted where it is kept."""
+    first = _Taint()
+    first.origins = _propagate(func, facts, seeds, first)
+    names = set(first.origins)
+    guarded: set[ast.stmt] = set()
+    aliases: dict[str, dict[str, int]] | None = None
+    for node in walk(func):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in names}
+        if not used or _reads_source(node.value, facts):
+            continue
+        if aliases is None:
+            aliases = check_aliases(func, facts.validators)
+        vetted = guarded_names(func, node, facts.validators, aliases)
+        if vetted and all(first.lineage(n) & vetted for n in used):
+            guarded.add(node)
+    if not guarded:
+        return first
+    taint = _Taint()
+    taint.origins = _propagate(func, facts, seeds, taint, guarded)
+    return taint
+
+
 def _flows(
     func: Function, facts: _FileFacts, seeds: dict[str, Origin]
 ) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int]]]:
     """Each unguarded flow into a sink: its category, the sink call, the tainted argument,
     the tainted names that reach it (with the names they were computed from), and the
     lines the flow passed."""
-    taint = _Taint()
-    taint.origins = origins = _propagate(func, facts, seeds, taint)
+    taint = _traced(func, facts, seeds)
+    origins = taint.origins
     if not origins and not _reads_source(func, facts):
         return
     names = set(origins)
@@ -390,8 +420,7 @@ _Flow = tuple[str, ast.Call, str, set[int]]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
-    taint = _Taint()
-    taint.origins = _propagate(func, facts, {}, taint)
+    taint = _traced(func, facts, {})
     for category, node, arg, _, lines in _flows(func, facts, {}):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
         message = (
