@@ -130,6 +130,18 @@ def view():
 """,
         "taint-ssrf",
     ),
+    (  # commonprefix: a weak check that its own rule reports, so the flow is not reported twice
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    path = os.path.realpath(os.path.join(BASE, name))
+    if os.path.commonprefix([BASE, path]) != BASE:  # guard
+        return "forbidden", 403  # guard
+    return send_file(path)
+""",
+        "taint-path_traversal",
+    ),
     (  # the value kept only in the branch where its host was checked
         """\
 @app.route("/login")
@@ -331,3 +343,35 @@ def view():
     assert lines({3}) == [3]
     assert lines({1, 5}) == [6]  # no line of the flow changed: left on the sink
     assert [h.line - offset for h in tool.run_focused(tmp_path, ["app.py"], None)] == [6]
+
+
+def test_tornado_handler_arguments_are_sources(tmp_path: Path) -> None:
+    body = """\
+import tornado.web
+
+
+class FileHandler(tornado.web.RequestHandler):
+    def get(self, path):
+        with open(os.path.join(BASE, path), "rb") as handle:
+            self.finish(handle.read())
+
+    def helper(self, path):
+        return open(os.path.join(BASE, path)).read()
+"""
+    assert hits_of(tmp_path, body) == [("taint-path_traversal", 6)]
+
+
+def test_sinks_called_through_their_modules_and_djangos_request_dict(tmp_path: Path) -> None:
+    body = """\
+from django import shortcuts
+
+
+def login(request):
+    target = request.REQUEST.get("next", "")
+    return shortcuts.redirect(target)
+
+
+def home(request):
+    return shortcuts.redirect("/")
+"""
+    assert hits_of(tmp_path, body) == [("taint-open_redirect", 6)]

@@ -165,7 +165,9 @@ def _call_checks(call: ast.Call, validators: Validators) -> set[str]:
         return _names(call.args[1]) if len(call.args) >= 2 else set()
     if isinstance(func, ast.Attribute) and last == "fullmatch" and call.args:
         return _names(call.args[0])  # a compiled pattern: PATTERN.fullmatch(x)
-    if last == "commonpath":
+    # commonprefix is a weak check (py-path-traversal-commonprefix says why), but a check:
+    # the flow past it is reported there, once
+    if last in ("commonpath", "commonprefix"):
         return set().union(*(_names(a) for a in call.args))
     return set()
 

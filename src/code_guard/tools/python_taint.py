@@ -28,9 +28,12 @@ from code_guard.tools.python_nodes import walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
-     "query_params", "path_params", "body", "get_json", "query", "params"}
+     "query_params", "path_params", "body", "get_json", "query", "params",
+     # Django's and Tornado's (CodeQL's framework models)
+     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
 )  # fmt: skip
 _ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
+_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 _INJECTED_PARAMS = frozenset(
     {"self", "cls", "request", "req", "db", "session", "response", "background_tasks",
      "current_user", "user", "settings", "conn", "cursor"}
@@ -55,7 +58,13 @@ _SINKS: dict[str, str] = {
     "requests.get": "ssrf", "requests.post": "ssrf", "requests.request": "ssrf",
     "httpx.get": "ssrf", "httpx.post": "ssrf", "urlopen": "ssrf", "urllib.request.urlopen": "ssrf",
     "redirect": "open_redirect", "RedirectResponse": "open_redirect",
-    "HttpResponseRedirect": "open_redirect",
+    "HttpResponseRedirect": "open_redirect", "HttpResponsePermanentRedirect": "open_redirect",
+    # the same sinks called through their modules
+    "flask.redirect": "open_redirect", "shortcuts.redirect": "open_redirect",
+    "django.shortcuts.redirect": "open_redirect", "flask.send_file": "path_traversal",
+    "codecs.open": "path_traversal", "io.open": "path_traversal", "os.open": "path_traversal",
+    "flask.render_template_string": "code_injection", "markupsafe.Markup": "xss",
+    "httpx.request": "ssrf", "urllib.request.Request": "ssrf",
     # User input as a Jinja template is server-side template injection: code runs.
     "render_template_string": "code_injection", "Markup": "xss", "mark_safe": "xss",
     "make_response": "xss", "HttpResponse": "xss", "HTMLResponse": "xss",
@@ -75,6 +84,8 @@ class _FileFacts:
 
     validators: Validators
     django_views: bool = False
+    # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
+    handlers: set[int] = field(default_factory=set)
     sources: set[str] = field(default_factory=set)
     # function name -> parameter position (or name) -> (category, sink name, sink line)
     sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
@@ -118,6 +129,7 @@ class PythonTaintTool(PythonChecker):
     def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int]]]:
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
         facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
+        facts.handlers = _handler_methods(tree)
         _summarise(functions, facts)
         for func in functions:
             for category, node, message, lines in _function_hits(func, facts):
@@ -170,6 +182,22 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
+def _handler_methods(tree: ast.Module) -> set[int]:
+    """The ``get``/``post``/... methods of classes built on Tornado's ``RequestHandler``."""
+    found: set[int] = set()
+    for node in walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            dotted(base).rsplit(".", 1)[-1] == "RequestHandler" for base in node.bases
+        ):
+            found.update(
+                id(item)
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                and item.name in _HTTP_VERBS
+            )
+    return found
+
+
 def _is_route(func: Function) -> bool:
     for deco in func.decorator_list:
         target = deco.func if isinstance(deco, ast.Call) else deco
@@ -182,7 +210,7 @@ def _initial_taint(func: Function, facts: _FileFacts) -> set[str]:
     args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
     # a Django view: view(request, slug) gets the URL's parameters after the request
     view = facts.django_views and bool(args) and args[0].arg == "request"
-    if not (_is_route(func) or view):
+    if not (_is_route(func) or view or id(func) in facts.handlers):
         return set()
     return {
         arg.arg
