@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from code_guard.tools.python_ast import dotted
+from code_guard.tools.python_nodes import walk
 
 # Names of calls that vet their argument (the same list as the Semgrep rules' guards).
 CHECK_NAME = re.compile(
@@ -45,7 +46,7 @@ Checked = dict[str, int]  # name -> polarity (+1: true when vetted, -1: true whe
 
 
 def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 @dataclass
@@ -60,13 +61,17 @@ class Validators:
     def of(cls, tree: ast.AST) -> Validators:
         """The validating functions defined in ``tree``."""
         found = cls()
+        # candidates: functions with parameters that return a test or raise
+        candidates = [
+            node
+            for node in walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and (node.args.args or node.args.posonlyargs or node.args.kwonlyargs)
+            and any(_is_test_or_raise(n) for n in walk(node))
+        ]
         for _ in range(2):  # a validator may call another one
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                    and node.name not in found.names
-                    and found._validates(node)
-                ):
+            for node in candidates:
+                if node.name not in found.names and found._validates(node):
                     found.names.add(node.name)
         return found
 
@@ -76,7 +81,7 @@ class Validators:
         if not params:
             return False
         aliases: dict[str, Checked] = {}
-        for node in ast.walk(func):
+        for node in walk(func):
             if isinstance(node, ast.Return) and node.value is not None:
                 test: ast.AST | None = node.value
             elif isinstance(node, ast.If) and _terminates(node.body, raising_only=True):
@@ -91,6 +96,14 @@ class Validators:
         """True for a call to a validator, by its name or by its body."""
         name = dotted(call.func)
         return bool(CHECK_NAME.match(name)) or name.rsplit(".", 1)[-1] in self.names
+
+
+def _is_test_or_raise(node: ast.AST) -> bool:
+    if isinstance(node, ast.Raise):
+        return True
+    return isinstance(node, ast.Return) and isinstance(
+        node.value, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call
+    )
 
 
 def checked(test: ast.AST, validators: Validators, aliases: dict[str, Checked]) -> Checked:
@@ -201,7 +214,7 @@ def _terminates(body: list[ast.stmt], raising_only: bool = False) -> bool:
 def check_aliases(func: ast.AST, validators: Validators) -> dict[str, Checked]:
     """Names bound to a check (``ok = is_safe(x)``), so that ``if not ok:`` guards ``x``."""
     aliases: dict[str, Checked] = {}
-    for node in ast.walk(func):
+    for node in walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name):
@@ -315,4 +328,4 @@ def _contains(node: ast.AST, target: ast.AST) -> bool:
     line = getattr(target, "lineno", None)
     if start is not None and end is not None and line is not None and not start <= line <= end:
         return False
-    return any(child is target for child in ast.walk(node))
+    return any(child is target for child in walk(node))

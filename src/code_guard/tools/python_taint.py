@@ -148,15 +148,31 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
 
 def _summarise(functions: list[Function], facts: _FileFacts) -> None:
     """Fill ``facts`` with the functions that return request data and the parameters that
-    reach a sink; two rounds, so a helper that calls a helper counts too."""
+    reach a sink; two rounds, so a helper that calls a helper counts too. Only functions
+    that read request data, or call a sink, are followed: the rest cost one walk."""
+    reading: list[Function] = []
+    calling: list[tuple[Function, list[ast.Call]]] = []
+    for func in functions:
+        nodes = list(walk(func))
+        if any(isinstance(n, ast.Return) and n.value for n in nodes) and any(
+            _is_source(n, None) for n in nodes
+        ):
+            reading.append(func)
+        calls = [n for n in nodes if isinstance(n, ast.Call)]
+        if _parameters(func) and calls:
+            calling.append((func, calls))
     for _ in range(2):
-        for func in functions:
+        for func in reading:
             origins = _propagate(func, facts, {})
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, set(origins), facts) for value in returns):
                 facts.sources.add(func.name)
     for _ in range(2):
-        for func in functions:
+        for func, calls in calling:
+            if not any(
+                _sink_category(c) is not None or _local_callee(c) in facts.sinks for c in calls
+            ):
+                continue
             params = _parameters(func)
             seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
             found: dict[int | str, tuple[str, str, int]] = {}
@@ -305,7 +321,10 @@ def _propagate(
     origins: dict[str, Origin] = dict(seeds) or {
         name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
     }
-    assigns = [n for n in walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
+    nodes = list(walk(func))
+    if not origins and not any(_is_source(n, facts) for n in nodes):
+        return origins  # nothing reads request data here: no assignment can be tainted
+    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
             if skip is not None and node in skip:
@@ -388,14 +407,14 @@ def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Tai
 
 
 def _flows(
-    func: Function, facts: _FileFacts, seeds: dict[str, Origin]
+    func: Function, facts: _FileFacts, seeds: dict[str, Origin], traced: _Taint | None = None
 ) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int]]]:
     """Each unguarded flow into a sink: its category, the sink call, the tainted argument,
     the tainted names that reach it (with the names they were computed from), and the
     lines the flow passed."""
-    taint = _traced(func, facts, seeds)
+    taint = traced or _traced(func, facts, seeds)
     origins = taint.origins
-    if not origins and not _reads_source(func, facts):
+    if not origins and not any(_is_source(n, facts) for n in walk(func)):
         return
     names = set(origins)
     aliases: dict[str, dict[str, int]] | None = None
@@ -449,7 +468,7 @@ _Flow = tuple[str, ast.Call, str, set[int]]
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
     taint = _traced(func, facts, {})
-    for category, node, arg, _, lines in _flows(func, facts, {}):
+    for category, node, arg, _, lines in _flows(func, facts, {}, taint):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
         message = (
             f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
