@@ -142,6 +142,32 @@ def view():
 """,
         "taint-path_traversal",
     ),
+    (  # the failing branch swaps the value for a fixed one
+        """\
+@app.route("/login")
+def view():
+    target = request.form.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.host}):  # guard
+        target = "/"  # guard
+    return redirect(target)
+""",
+        "taint-open_redirect",
+    ),
+    (  # the check inside a try whose handler returns
+        """\
+@app.route("/go")
+def view():
+    wanted = request.args.get("url", "")
+    try:
+        parsed = urlparse(wanted)
+        if parsed.netloc not in {"example.com"}:  # guard
+            return "unknown host", 400  # guard
+    except ValueError:
+        return "bad url", 400
+    return redirect(wanted)
+""",
+        "taint-open_redirect",
+    ),
     (  # the value kept only in the branch where its host was checked
         """\
 @app.route("/login")
@@ -267,6 +293,10 @@ def status():
     assert [(h.rule, h.line - offset) for h in hits] == [("taint-ssrf", 7)]
     assert "is passed to `fetch()` (line" in hits[0].message
     assert f"`requests.get()` (line {offset + 2})" in hits[0].message
+    # in a pull request that adds both, it is reported on the sink in the helper
+    both = {"app.py": {offset + 2, offset + 7}}
+    moved = PythonTaintTool().run_focused(tmp_path, ["app.py"], both)
+    assert [h.line - offset for h in moved] == [2]
 
 
 def test_a_helper_that_checks_its_parameter_is_no_sink(tmp_path: Path) -> None:

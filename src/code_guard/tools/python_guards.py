@@ -234,10 +234,22 @@ def _statement_guards(
             return {name for name, polarity in found.items() if polarity < 0}
         if stmt.orelse and _terminates(stmt.orelse):
             return {name for name, polarity in found.items() if polarity > 0}
+        # the failing branch replaces the value with a fixed one: `if not ok(x): x = "/"`
+        replaced = _reset_names(stmt.body)
+        if replaced:
+            return {n for n, polarity in found.items() if polarity < 0 and n in replaced}
         return _inner_guards(stmt.body, validators, aliases) | _inner_guards(
             stmt.orelse, validators, aliases
         )
     if isinstance(stmt, ast.With | ast.AsyncWith):
+        return _inner_guards(stmt.body, validators, aliases)
+    if isinstance(stmt, ast.Try):
+        # a check in the try block holds after it when every handler leaves
+        if all(_terminates(h.body) for h in stmt.handlers):
+            vetted: set[str] = set()
+            for inner in stmt.body:
+                vetted |= _statement_guards(inner, validators, aliases)
+            return vetted
         return _inner_guards(stmt.body, validators, aliases)
     if isinstance(stmt, ast.Assert):
         return {n for n, p in checked(stmt.test, validators, aliases).items() if p > 0}
@@ -248,6 +260,17 @@ def _statement_guards(
     ):
         return set(checked(stmt.value, validators, aliases))
     return set()
+
+
+def _reset_names(block: list[ast.stmt]) -> set[str]:
+    """Names a block sets to a literal (a fixed fallback value)."""
+    return {
+        target.id
+        for stmt in block
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    }
 
 
 def _inner_guards(

@@ -96,6 +96,7 @@ class FlowHit(ToolHit):
     """A taint hit with the lines its flow passed (source, assignments, call, sink)."""
 
     flow_lines: tuple[int, ...] = ()
+    sink_line: int = 0  # the sink's own line (in a helper, for a flow through one)
 
 
 class PythonTaintTool(PythonChecker):
@@ -106,15 +107,15 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _ in self._flows(tree, path):
+        for rule, node, message, _, _ in self._flows(tree, path):
             yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
         """``check``'s hits, each with the lines of its flow."""
-        for rule, node, message, lines in self._flows(tree, path):
+        for rule, node, message, lines, sink in self._flows(tree, path):
             line = node.lineno
             yield FlowHit(self.name, rule, path, line, node.end_lineno or line, message,
-                          flow_lines=tuple(sorted(lines)))  # fmt: skip
+                          flow_lines=tuple(sorted(lines)), sink_line=sink)  # fmt: skip
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """The hits, each moved to the changed line of its flow nearest the sink when the
@@ -126,23 +127,24 @@ class PythonTaintTool(PythonChecker):
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
     @staticmethod
-    def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int]]]:
+    def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
         facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
         facts.handlers = _handler_methods(tree)
         _summarise(functions, facts)
         for func in functions:
-            for category, node, message, lines in _function_hits(func, facts):
-                yield f"taint-{category}", node, message, lines
+            for category, node, message, lines, sink in _function_hits(func, facts):
+                yield f"taint-{category}", node, message, lines, sink
 
 
 def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
-    if not isinstance(hit, FlowHit) or hit.line in changed:
+    if not isinstance(hit, FlowHit):
         return hit
-    on_flow = [line for line in hit.flow_lines if line in changed]
-    if not on_flow:
+    sink = hit.sink_line or hit.line
+    on_flow = [line for line in {*hit.flow_lines, hit.line} if line in changed]
+    if not on_flow or sink in changed and sink == hit.line:
         return hit
-    line = min(on_flow, key=lambda n: (abs(n - hit.line), -n))
+    line = min(on_flow, key=lambda n: (abs(n - sink), -n))
     return replace(hit, line=line, end_line=line)
 
 
@@ -458,12 +460,13 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                     f"which hands it to `{sink}()` (line {line}): "
                     f"{category.replace('_', ' ')}; validate or parameterise it first."
                 )
-                yield category, node, message, taint.flow_lines(used) | {node.lineno, line}
+                yield category, node, message, taint.flow_lines(used) | {node.lineno, line}, line
                 break
 
 
-# A hit of the check: category, the call it is reported on, message, lines of the flow.
-_Flow = tuple[str, ast.Call, str, set[int]]
+# A hit of the check: category, the call it is reported on, message, lines of the flow, and
+# the sink's line.
+_Flow = tuple[str, ast.Call, str, set[int], int]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
@@ -474,5 +477,5 @@ def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
             f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
             f"{category.replace('_', ' ')}; validate or parameterise it first."
         )
-        yield category, node, message, lines
+        yield category, node, message, lines, node.lineno
     yield from _helper_flows(func, facts, taint)
