@@ -153,6 +153,17 @@ def view():
 """,
         "taint-open_redirect",
     ),
+    (  # a same-origin check by name (Django's old same_origin), the value reset to None
+        """\
+@app.route("/login")
+def view():
+    target = request.values.get("next")
+    if target and not same_origin(target, request.host_url):  # guard
+        target = None  # guard
+    return redirect(target or "/")
+""",
+        "taint-open_redirect",
+    ),
     (  # the check inside a try whose handler returns
         """\
 @app.route("/go")

@@ -57,6 +57,15 @@ def path_relative():
     abort(404)
 
 
+@app.route("/c2")
+def path_as_text():
+    base = Path(BASE)
+    path = (base / request.args["name"]).resolve()
+    if not str(path).startswith(str(base)):
+        abort(404)
+    return send_file(path)  # safe-str-startswith
+
+
 @app.route("/d")
 def path_dotdot():
     name = request.args["name"]
@@ -202,6 +211,7 @@ def test_the_unguarded_flow_is_reported(hits: list[ToolHit], marker: str, rule: 
     [
         "# safe-startswith",
         "# safe-relative",
+        "# safe-str-startswith",
         "# safe-dotdot",
         "# safe-helper",
         "# safe-hostname",

@@ -30,7 +30,7 @@ CHECK_NAME = re.compile(
     r"|inside|subpath|relative|local)\w*|\w*(validat|saniti[sz])\w*|(check|verify|ensure|assert"
     r"|require)_?\w*(safe|valid|allowed|trusted|permitted|path|url|host|domain|file|dir|scheme"
     r"|redirect|origin|within|inside)\w*|(\w+_)?(inside|within|under)_\w+"
-    r"|url_has_allowed_host_and_scheme)$"
+    r"|same_(origin|host|site|domain)\w*|url_has_allowed_host_and_scheme)$"
 )
 _FORMAT_TESTS = frozenset(
     {"isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha", "isidentifier"}
