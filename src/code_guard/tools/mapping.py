@@ -328,6 +328,8 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-orm-filter-python-operator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
     "py-cached-generator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
     "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
+    # Python taint coverage from reference models (issue 22): request data into an XML parser.
+    "py-xxe-taint": RuleInfo(C.XXE, S.HIGH, _MED, "CWE-611"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {

@@ -1,26 +1,39 @@
-"""A small intra-function taint check: request data reaching a dangerous call.
+"""A small taint check: request data reaching a dangerous call.
 
-Sources are web-request attributes (``request.args``, ``request.GET``...) and the parameters of
-route handlers. Taint flows through assignments in the same function; a sanitiser call
-(``int``, ``secure_filename``, ``shlex.quote``...) cleans it. A tainted value reaching a sink
-(``cursor.execute``, ``os.system``, ``open``, ``requests.get``, ``redirect``...) is a hit whose
-rule names the category, e.g. ``taint-sql_injection``. Deliberately simple: no inter-function
-flow, so it misses some issues but rarely cries wolf.
+Sources are web-request attributes (``request.args``, ``request.GET``...), the parameters of
+route handlers and Django views, and calls to same-file functions that return request data.
+Taint flows through assignments in the same function; a sanitiser call (``int``,
+``secure_filename``, ``shlex.quote``...) cleans it, and so does a guard that dominates the sink
+(``if not is_safe(x): abort(400)``, ``if path.startswith(base):``; tools/python_guards.py). A
+tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
+``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``.
+
+Across functions of the file, each function gets a summary: which of its parameters reach a
+sink unguarded. A call that passes request data to such a parameter is a hit on the call's
+line, naming the sink inside the helper.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.python_checker import Check, PythonChecker, dotted
+from code_guard.tools.python_guards import Validators, check_aliases, guarded_names
 from code_guard.tools.python_nodes import walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
-     "query_params", "path_params", "body", "get_json", "query", "params"}
+     "query_params", "path_params", "body", "get_json", "query", "params",
+     # Django's and Tornado's (CodeQL's framework models)
+     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
 )  # fmt: skip
 _ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
+_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 _INJECTED_PARAMS = frozenset(
     {"self", "cls", "request", "req", "db", "session", "response", "background_tasks",
      "current_user", "user", "settings", "conn", "cursor"}
@@ -45,34 +58,165 @@ _SINKS: dict[str, str] = {
     "requests.get": "ssrf", "requests.post": "ssrf", "requests.request": "ssrf",
     "httpx.get": "ssrf", "httpx.post": "ssrf", "urlopen": "ssrf", "urllib.request.urlopen": "ssrf",
     "redirect": "open_redirect", "RedirectResponse": "open_redirect",
-    "HttpResponseRedirect": "open_redirect",
+    "HttpResponseRedirect": "open_redirect", "HttpResponsePermanentRedirect": "open_redirect",
+    # the same sinks called through their modules
+    "flask.redirect": "open_redirect", "shortcuts.redirect": "open_redirect",
+    "django.shortcuts.redirect": "open_redirect", "flask.send_file": "path_traversal",
+    "codecs.open": "path_traversal", "io.open": "path_traversal", "os.open": "path_traversal",
+    "flask.render_template_string": "code_injection", "markupsafe.Markup": "xss",
+    "httpx.request": "ssrf", "urllib.request.Request": "ssrf",
     # User input as a Jinja template is server-side template injection: code runs.
     "render_template_string": "code_injection", "Markup": "xss", "mark_safe": "xss",
     "make_response": "xss", "HttpResponse": "xss", "HTMLResponse": "xss",
 }  # fmt: skip
 _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
                 "subprocess.check_output", "subprocess.check_call")  # fmt: skip
-# Calls whose presence in a function shows the author validated a redirect or a path.
-_GUARDS = {
-    "open_redirect": ("url_has_allowed_host_and_scheme", "is_safe_url", "urlparse", "urlsplit"),
-    "path_traversal": ("startswith", "is_relative_to", "safe_join", "commonpath"),
-}
+# A module of Django views, whose functions take the request and then the URL's parameters.
+_VIEWS_MODULE = re.compile(r"(^|/)views?(\.py$|/)")
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class _FileFacts:
+    """What the functions of one file tell the others: validators, functions that return
+    request data, and the parameters that reach a sink inside a function."""
+
+    validators: Validators
+    django_views: bool = False
+    # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
+    handlers: set[int] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)
+    # function name -> parameter position (or name) -> (category, sink name, sink line)
+    sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FlowHit(ToolHit):
+    """A taint hit with the lines its flow passed (source, assignments, call, sink)."""
+
+    flow_lines: tuple[int, ...] = ()
+    sink_line: int = 0  # the sink's own line (in a helper, for a flow through one)
 
 
 class PythonTaintTool(PythonChecker):
-    """Flags request data flowing, within one function, into an injection-prone call."""
+    """Flags request data flowing into an injection-prone call, within a function or
+    through a helper of the same file."""
 
     name = "python-taint"
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for func in walk(tree):
-            if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
-                for category, node, message in _function_hits(func):
-                    yield f"taint-{category}", node, message
+        for rule, node, message, _, _ in self._flows(tree, path):
+            yield rule, node, message
+
+    def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
+        """``check``'s hits, each with the lines of its flow."""
+        for rule, node, message, lines, sink in self._flows(tree, path):
+            line = node.lineno
+            yield FlowHit(self.name, rule, path, line, node.end_lineno or line, message,
+                          flow_lines=tuple(sorted(lines)), sink_line=sink)  # fmt: skip
+
+    def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
+        """The hits, each moved to the changed line of its flow nearest the sink when the
+        sink's own line did not change: a pull request that makes an old sink reachable
+        (a new source, a dropped check on the way) is reported where it changed the flow."""
+        hits = self.run(workspace, paths)
+        if focus is None:
+            return hits
+        return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
+
+    @staticmethod
+    def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
+        functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+        facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
+        facts.handlers = _handler_methods(tree)
+        _summarise(functions, facts)
+        for func in functions:
+            for category, node, message, lines, sink in _function_hits(func, facts):
+                yield f"taint-{category}", node, message, lines, sink
 
 
-def _is_route(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
+    if not isinstance(hit, FlowHit):
+        return hit
+    sink = hit.sink_line or hit.line
+    on_flow = [line for line in {*hit.flow_lines, hit.line} if line in changed]
+    if not on_flow or sink in changed and sink == hit.line:
+        return hit
+    line = min(on_flow, key=lambda n: (abs(n - sink), -n))
+    return replace(hit, line=line, end_line=line)
+
+
+def _summarise(functions: list[Function], facts: _FileFacts) -> None:
+    """Fill ``facts`` with the functions that return request data and the parameters that
+    reach a sink; two rounds, so a helper that calls a helper counts too. Only functions
+    that read request data, or call a sink, are followed: the rest cost one walk."""
+    reading: list[Function] = []
+    calling: list[tuple[Function, list[ast.Call]]] = []
+    for func in functions:
+        nodes = list(walk(func))
+        if any(isinstance(n, ast.Return) and n.value for n in nodes) and any(
+            _is_source(n, None) for n in nodes
+        ):
+            reading.append(func)
+        calls = [n for n in nodes if isinstance(n, ast.Call)]
+        if _parameters(func) and calls:
+            calling.append((func, calls))
+    for _ in range(2):
+        for func in reading:
+            origins = _propagate(func, facts, {})
+            returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
+            if any(tainted(value, set(origins), facts) for value in returns):
+                facts.sources.add(func.name)
+    for _ in range(2):
+        for func, calls in calling:
+            if not any(
+                _sink_category(c) is not None or _local_callee(c) in facts.sinks for c in calls
+            ):
+                continue
+            params = _parameters(func)
+            seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
+            found: dict[int | str, tuple[str, str, int]] = {}
+            for category, node, _, reached, _ in _flows(func, facts, seeds):
+                sink = dotted(node.func)
+                for key, name in params.items():
+                    if name in reached:
+                        found.setdefault(key, (category, sink, node.lineno))
+                        found.setdefault(name, (category, sink, node.lineno))
+            if found:
+                facts.sinks[func.name] = found
+
+
+def _parameters(func: Function) -> dict[int | str, str]:
+    """The parameters a caller fills, by position (after self or cls) and by name."""
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if positional and positional[0] in ("self", "cls"):
+        positional = positional[1:]
+    out: dict[int | str, str] = dict(enumerate(positional))
+    out.update({a.arg: a.arg for a in (*func.args.args, *func.args.kwonlyargs)})
+    out.pop("self", None)
+    out.pop("cls", None)
+    return out
+
+
+def _handler_methods(tree: ast.Module) -> set[int]:
+    """The ``get``/``post``/... methods of classes built on Tornado's ``RequestHandler``."""
+    found: set[int] = set()
+    for node in walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            dotted(base).rsplit(".", 1)[-1] == "RequestHandler" for base in node.bases
+        ):
+            found.update(
+                id(item)
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                and item.name in _HTTP_VERBS
+            )
+    return found
+
+
+def _is_route(func: Function) -> bool:
     for deco in func.decorator_list:
         target = deco.func if isinstance(deco, ast.Call) else deco
         if dotted(target).rsplit(".", 1)[-1] in _ROUTE_DECORATORS:
@@ -80,21 +224,36 @@ def _is_route(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def _initial_taint(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    if not _is_route(func):
+def _initial_taint(func: Function, facts: _FileFacts) -> set[str]:
+    args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    # a Django view: view(request, slug) gets the URL's parameters after the request
+    view = facts.django_views and bool(args) and args[0].arg == "request"
+    if not (_is_route(func) or view or id(func) in facts.handlers):
         return set()
     return {
         arg.arg
-        for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)
+        for arg in args
         if arg.arg not in _INJECTED_PARAMS
         and not (arg.annotation is not None and dotted(arg.annotation) in _SAFE_ANNOTATIONS)
     }
 
 
-def _is_source(node: ast.AST) -> bool:
+def _is_source(node: ast.AST, facts: _FileFacts | None) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRS:
         return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
+    if facts is not None and facts.sources and isinstance(node, ast.Call):
+        return _local_callee(node) in facts.sources
     return False
+
+
+def _local_callee(call: ast.Call) -> str | None:
+    """The name of the same-file function or method a call may reach: ``f()``, ``self.f()``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id in ("self", "cls") else None
+    return None
 
 
 def is_sanitizer(call: ast.Call) -> bool:
@@ -104,46 +263,103 @@ def is_sanitizer(call: ast.Call) -> bool:
     return name in _SANITIZERS or any(word in last for word in _SANITIZER_WORDS)
 
 
-def tainted(node: ast.AST, names: set[str]) -> bool:
+def tainted(node: ast.AST, names: set[str], facts: _FileFacts | None = None) -> bool:
     """True when ``node`` reads request data or a tainted name, outside any sanitiser."""
     if isinstance(node, ast.Call) and is_sanitizer(node):
         return False
-    if _is_source(node) or (isinstance(node, ast.Name) and node.id in names):
+    if _is_source(node, facts) or (isinstance(node, ast.Name) and node.id in names):
         return True
-    return any(tainted(child, names) for child in ast.iter_child_nodes(node))
+    return any(tainted(child, names, facts) for child in ast.iter_child_nodes(node))
 
 
 # Where a tainted value came from: how to name it, and its line.
 Origin = tuple[str, int]
 
 
-def _propagate(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, Origin]:
-    """Tainted names, each with the origin of its taint (the first source that reached it)."""
-    origins: dict[str, Origin] = {
-        name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func)
+@dataclass
+class _Taint:
+    """A function's tainted names: the origin of each, and the tainted names each was
+    computed from (its parents), to relate a guard on one name to a sink on another."""
+
+    origins: dict[str, Origin] = field(default_factory=dict)
+    parents: dict[str, set[str]] = field(default_factory=dict)
+    lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
+
+    def flow_lines(self, names: set[str]) -> set[int]:
+        """The lines a flow into ``names`` passed: assignments and source reads."""
+        up = set().union(*(self._closure(n, self.parents) for n in names)) if names else set()
+        found = {self.origins[n][1] for n in up if n in self.origins}
+        return found.union(*(self.lines.get(n, set()) for n in up))
+
+    def lineage(self, name: str) -> set[str]:
+        """``name``, the names it was computed from, and the names computed from it."""
+        up = self._closure(name, self.parents)
+        children: dict[str, set[str]] = {}
+        for child, parents in self.parents.items():
+            for parent in parents:
+                children.setdefault(parent, set()).add(child)
+        return up | self._closure(name, children)
+
+    @staticmethod
+    def _closure(name: str, edges: dict[str, set[str]]) -> set[str]:
+        seen, todo = {name}, [name]
+        while todo:
+            for nxt in edges.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+
+def _propagate(
+    func: Function,
+    facts: _FileFacts,
+    seeds: dict[str, Origin],
+    taint: _Taint | None = None,
+    skip: set[ast.stmt] | None = None,
+) -> dict[str, Origin]:
+    """Tainted names, each with the origin of its taint (the first source that reached it);
+    the assignments in ``skip`` (guarded ones) taint nothing."""
+    origins: dict[str, Origin] = dict(seeds) or {
+        name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
     }
-    assigns = [n for n in walk(func) if isinstance(n, ast.Assign | ast.AnnAssign)]
+    nodes = list(walk(func))
+    if not origins and not any(_is_source(n, facts) for n in nodes):
+        return origins  # nothing reads request data here: no assignment can be tainted
+    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
-            if node.value is not None and tainted(node.value, set(origins)):
-                origin = origin_of(node.value, origins, node.lineno)
+            if skip is not None and node in skip:
+                continue
+            if node.value is not None and tainted(node.value, set(origins), facts):
+                origin = origin_of(node.value, origins, node.lineno, facts)
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                used = {
+                    n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins
+                }
                 for target in targets:
                     if isinstance(target, ast.Name):
                         origins.setdefault(target.id, origin)
+                        if taint is not None:
+                            taint.parents.setdefault(target.id, set()).update(used - {target.id})
+                            taint.lines.setdefault(target.id, set()).add(node.lineno)
     return origins
 
 
-def _reads_source(node: ast.AST) -> bool:
+def _reads_source(node: ast.AST, facts: _FileFacts | None = None) -> bool:
     if isinstance(node, ast.Call) and is_sanitizer(node):
         return False
-    return _is_source(node) or any(_reads_source(c) for c in ast.iter_child_nodes(node))
+    return _is_source(node, facts) or any(
+        _reads_source(c, facts) for c in ast.iter_child_nodes(node)
+    )
 
 
-def origin_of(node: ast.AST, origins: dict[str, Origin], line: int) -> Origin:
+def origin_of(
+    node: ast.AST, origins: dict[str, Origin], line: int, facts: _FileFacts | None = None
+) -> Origin:
     """The origin of the taint in ``node`` (on ``line``): request data read right there, or
     the origin of the tainted name it uses."""
-    if _reads_source(node):
+    if _reads_source(node, facts):
         text = ast.unparse(node)
         return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
     for child in walk(node):
@@ -166,24 +382,100 @@ def _sink_category(call: ast.Call) -> str | None:
     return _SINKS.get(last) if last in ("execute", "executemany", "raw", "executescript") else None
 
 
-def _function_hits(
-    func: ast.FunctionDef | ast.AsyncFunctionDef,
-) -> Iterator[tuple[str, ast.Call, str]]:
-    origins = _propagate(func)
+def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
+    """The function's taint, leaving out assignments that a guard on their value dominates
+    (``if parsed.netloc == host: target = value``): the value is vetted where it is kept."""
+    first = _Taint()
+    first.origins = _propagate(func, facts, seeds, first)
+    names = set(first.origins)
+    guarded: set[ast.stmt] = set()
+    aliases: dict[str, dict[str, int]] | None = None
+    for node in walk(func):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in names}
+        if not used or _reads_source(node.value, facts):
+            continue
+        if aliases is None:
+            aliases = check_aliases(func, facts.validators)
+        vetted = guarded_names(func, node, facts.validators, aliases)
+        if vetted and all(first.lineage(n) & vetted for n in used):
+            guarded.add(node)
+    if not guarded:
+        return first
+    taint = _Taint()
+    taint.origins = _propagate(func, facts, seeds, taint, guarded)
+    return taint
+
+
+def _flows(
+    func: Function, facts: _FileFacts, seeds: dict[str, Origin], traced: _Taint | None = None
+) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int]]]:
+    """Each unguarded flow into a sink: its category, the sink call, the tainted argument,
+    the tainted names that reach it (with the names they were computed from), and the
+    lines the flow passed."""
+    taint = traced or _traced(func, facts, seeds)
+    origins = taint.origins
+    if not origins and not any(_is_source(n, facts) for n in walk(func)):
+        return
     names = set(origins)
-    called = {dotted(n.func).rsplit(".", 1)[-1] for n in walk(func) if isinstance(n, ast.Call)}
+    aliases: dict[str, dict[str, int]] | None = None
     for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         category = _sink_category(node)
-        if category is None or not tainted(node.args[0], names):
+        if category is None or not tainted(node.args[0], names, facts):
             continue
-        if any(guard in called for guard in _GUARDS.get(category, ())):
+        arg = node.args[0]
+        used = {n.id for n in walk(arg) if isinstance(n, ast.Name) and n.id in names}
+        reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
+        if used and not _reads_source(arg, facts):
+            if aliases is None:
+                aliases = check_aliases(func, facts.validators)
+            vetted = guarded_names(func, node, facts.validators, aliases)
+            if all(taint.lineage(n) & vetted for n in used):
+                continue
+        yield category, node, arg, reached, taint.flow_lines(used) | {node.lineno}
+
+
+def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
+    """Calls that pass request data to a same-file function whose parameter reaches a sink."""
+    names = set(taint.origins)
+    for node in walk(func):
+        if not isinstance(node, ast.Call):
             continue
-        source, line = origin_of(node.args[0], origins, node.lineno)
-        yield (
-            category,
-            node,
+        callee = _local_callee(node)
+        summary = facts.sinks.get(callee) if callee and callee != func.name else None
+        if not summary:
+            continue
+        passed: list[tuple[int | str, ast.AST]] = list(enumerate(node.args))
+        passed += [(k.arg, k.value) for k in node.keywords if k.arg]
+        for key, value in passed:
+            if key in summary and tainted(value, names, facts):
+                category, sink, line = summary[key]
+                source, at = origin_of(value, taint.origins, node.lineno, facts)
+                used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
+                message = (
+                    f"{source} (line {at}) is passed to `{callee}()` (line {node.lineno}), "
+                    f"which hands it to `{sink}()` (line {line}): "
+                    f"{category.replace('_', ' ')}; validate or parameterise it first."
+                )
+                yield category, node, message, taint.flow_lines(used) | {node.lineno, line}, line
+                break
+
+
+# A hit of the check: category, the call it is reported on, message, lines of the flow, and
+# the sink's line.
+_Flow = tuple[str, ast.Call, str, set[int], int]
+
+
+def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
+    taint = _traced(func, facts, {})
+    for category, node, arg, _, lines in _flows(func, facts, {}, taint):
+        source, line = origin_of(arg, taint.origins, node.lineno, facts)
+        message = (
             f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
-            f"{category.replace('_', ' ')}; validate or parameterise it first.",
+            f"{category.replace('_', ' ')}; validate or parameterise it first."
         )
+        yield category, node, message, lines, node.lineno
+    yield from _helper_flows(func, facts, taint)

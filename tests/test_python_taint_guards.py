@@ -1,0 +1,418 @@
+"""Tests of the taint check's guards and summaries (tools/python_taint.py, python_guards.py).
+
+Each guard is shown twice on snippets written for the test: the flow without the guard is
+reported (a true positive), and the same flow behind the guard is not. Flows through helpers
+of the same file are reported on the call that hands request data to the helper.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from code_guard.tools.python_taint import PythonTaintTool
+
+HEADER = """\
+import os
+import re
+import subprocess
+from urllib.parse import urlparse
+
+import requests
+from flask import Flask, abort, redirect, request, send_file
+
+app = Flask(__name__)
+BASE = "/srv/files"
+
+
+"""
+
+
+def hits_of(tmp_path: Path, body: str, name: str = "app.py") -> list[tuple[str, int]]:
+    """(rule, line) of every taint hit on ``HEADER + body``; lines count from the body's first.
+    (The checkers' hits are cached by folder and file name: each call needs its own name.)"""
+    (tmp_path / name).write_text(HEADER + body, encoding="utf-8")
+    offset = HEADER.count("\n")
+    return [(h.rule, h.line - offset) for h in PythonTaintTool().run(tmp_path, [name])]
+
+
+# (guarded handler, rule of the unguarded flow). The sink is on the last line of each body;
+# the unguarded twin is the same body without the lines marked `# guard` (and the lines in
+# the guard's branch moved out of it).
+GUARDED = [
+    (  # a containment check whose failing branch aborts
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    path = os.path.realpath(os.path.join(BASE, name))
+    if not path.startswith(BASE + os.sep):  # guard
+        abort(404)  # guard
+    return send_file(path)
+""",
+        "taint-path_traversal",
+    ),
+    (  # Path.is_relative_to, the sink inside the passing branch
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    path = os.path.join(BASE, name)
+    if os.path.commonpath([BASE, os.path.realpath(path)]) == BASE:  # guard
+        return send_file(path)  # in the branch
+""",
+        "taint-path_traversal",
+    ),
+    (  # ".." refused with an exception
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    if ".." in name or name.startswith(BASE):  # guard
+        raise ValueError(name)  # guard
+    return send_file(os.path.join(BASE, name))
+""",
+        "taint-path_traversal",
+    ),
+    (  # a host allow-list on the parsed URL
+        """\
+@app.route("/p")
+def view():
+    url = request.args["url"]
+    parsed = urlparse(url)
+    if parsed.hostname not in {"api.example.com"}:  # guard
+        return "unknown host", 400  # guard
+    return requests.get(url, timeout=5).text
+""",
+        "taint-ssrf",
+    ),
+    (  # a validator by name after `and`, the sink in the passing branch
+        """\
+@app.route("/login")
+def view():
+    target = request.args.get("next")
+    if target and is_safe_redirect_url(target):  # guard
+        return redirect(target)  # in the branch
+""",
+        "taint-open_redirect",
+    ),
+    (  # the check kept in a variable, the sink in the else branch of a failing test
+        """\
+@app.route("/login")
+def view():
+    target = request.args.get("next")
+    same_site = urlparse(target).netloc == ""  # guard
+    if not same_site:  # guard
+        target = "/"  # guard
+        return redirect("/")  # guard
+    return redirect(target)
+""",
+        "taint-open_redirect",
+    ),
+    (  # a format test asserted
+        """\
+@app.route("/ping")
+def view():
+    host = request.args["host"]
+    assert re.fullmatch(r"[a-z0-9.-]+", host)  # guard
+    return subprocess.check_output("ping -c1 " + host, shell=True)
+""",
+        "taint-command_injection",
+    ),
+    (  # a validator called for the exception it raises
+        """\
+@app.route("/p")
+def view():
+    url = request.args["url"]
+    validate_outbound_url(url)  # guard
+    return requests.get(url, timeout=5).text
+""",
+        "taint-ssrf",
+    ),
+    (  # commonprefix: a weak check that its own rule reports, so the flow is not reported twice
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    path = os.path.realpath(os.path.join(BASE, name))
+    if os.path.commonprefix([BASE, path]) != BASE:  # guard
+        return "forbidden", 403  # guard
+    return send_file(path)
+""",
+        "taint-path_traversal",
+    ),
+    (  # the failing branch swaps the value for a fixed one
+        """\
+@app.route("/login")
+def view():
+    target = request.form.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.host}):  # guard
+        target = "/"  # guard
+    return redirect(target)
+""",
+        "taint-open_redirect",
+    ),
+    (  # a same-origin check by name (Django's old same_origin), the value reset to None
+        """\
+@app.route("/login")
+def view():
+    target = request.values.get("next")
+    if target and not same_origin(target, request.host_url):  # guard
+        target = None  # guard
+    return redirect(target or "/")
+""",
+        "taint-open_redirect",
+    ),
+    (  # the check inside a try whose handler returns
+        """\
+@app.route("/go")
+def view():
+    wanted = request.args.get("url", "")
+    try:
+        parsed = urlparse(wanted)
+        if parsed.netloc not in {"example.com"}:  # guard
+            return "unknown host", 400  # guard
+    except ValueError:
+        return "bad url", 400
+    return redirect(wanted)
+""",
+        "taint-open_redirect",
+    ),
+    (  # the value kept only in the branch where its host was checked
+        """\
+@app.route("/login")
+def view():
+    target = "/"
+    wanted = request.args.get("next", "")
+    if urlparse(wanted).netloc == request.host:  # guard
+        target = wanted  # in the branch
+    return redirect(target)
+""",
+        "taint-open_redirect",
+    ),
+    (  # a check inside the block that read the value: skipping the block leaves it empty
+        """\
+@app.route("/config")
+def view():
+    name = ""
+    if "name" in request.args:
+        name = request.args["name"]
+        if not re.match(r"^[a-z0-9_-]+$", name):  # guard
+            abort(400)  # guard
+    if name:
+        return send_file(os.path.join(BASE, name))
+""",
+        "taint-path_traversal",
+    ),
+    (  # a same-file helper whose body returns a containment test, whatever its name
+        """\
+def under_base(path):
+    return os.path.realpath(path).startswith(BASE + os.sep)
+
+
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    if not under_base(os.path.join(BASE, name)):  # guard
+        abort(404)  # guard
+    return send_file(os.path.join(BASE, name))
+""",
+        "taint-path_traversal",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "rule"), GUARDED)
+def test_a_guard_silences_the_flow_it_dominates(tmp_path: Path, body: str, rule: str) -> None:
+    assert hits_of(tmp_path, body) == []
+    unguarded = "".join(
+        line[4:] if "# in the branch" in line else line
+        for line in body.splitlines(True)
+        if "# guard" not in line
+    )
+    last = len(unguarded.rstrip("\n").splitlines())
+    assert hits_of(tmp_path, unguarded, "unguarded.py") == [(rule, last)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # "/" is no base directory: ../ still climbs out
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    if name.startswith("/"):
+        abort(400)
+    return send_file(os.path.join(BASE, name))
+""",
+        # the check does not dominate the sink: its branch falls through
+        """\
+@app.route("/login")
+def view():
+    target = request.args.get("next")
+    if is_safe_url(target):
+        print("checked")
+    return redirect(target)
+""",
+        # the sink sits in the branch where the check failed
+        """\
+@app.route("/login")
+def view():
+    target = request.args.get("next")
+    if is_safe_url(target):
+        return redirect("/")
+    else:
+        return redirect(target)  # in the branch
+""",
+        # a check of another request value
+        """\
+@app.route("/p")
+def view():
+    url = request.args["url"]
+    mirror = request.args["mirror"]
+    if mirror not in {"eu", "us"}:
+        abort(400)
+    return requests.get(url, timeout=5).text
+""",
+    ],
+)
+def test_a_check_that_does_not_guard_the_flow_leaves_it_reported(tmp_path: Path, body: str) -> None:
+    last = len(body.rstrip("\n").splitlines())
+    assert [line for _, line in hits_of(tmp_path, body)] == [last]
+
+
+def test_a_helper_that_passes_its_parameter_to_a_sink_is_a_sink(tmp_path: Path) -> None:
+    body = """\
+def fetch(url):
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/proxy")
+def proxy():
+    return fetch(request.args["url"])
+
+
+@app.route("/status")
+def status():
+    return fetch("https://api.example.com/status")
+"""
+    (tmp_path / "app.py").write_text(HEADER + body, encoding="utf-8")
+    hits = PythonTaintTool().run(tmp_path, ["app.py"])
+    offset = HEADER.count("\n")
+    assert [(h.rule, h.line - offset) for h in hits] == [("taint-ssrf", 7)]
+    assert "is passed to `fetch()` (line" in hits[0].message
+    assert f"`requests.get()` (line {offset + 2})" in hits[0].message
+    # in a pull request that adds both, it is reported on the sink in the helper
+    both = {"app.py": {offset + 2, offset + 7}}
+    moved = PythonTaintTool().run_focused(tmp_path, ["app.py"], both)
+    assert [h.line - offset for h in moved] == [2]
+
+
+def test_a_helper_that_checks_its_parameter_is_no_sink(tmp_path: Path) -> None:
+    body = """\
+def fetch(url):
+    if urlparse(url).hostname != "api.example.com":
+        raise ValueError(url)
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/proxy")
+def proxy():
+    return fetch(request.args["url"])
+"""
+    assert hits_of(tmp_path, body) == []
+
+
+def test_a_function_that_returns_request_data_is_a_source(tmp_path: Path) -> None:
+    body = """\
+def next_target():
+    return request.args.get("next", "/")
+
+
+def home_target():
+    return "/"
+
+
+@app.route("/done")
+def done():
+    return redirect(next_target())
+
+
+@app.route("/home")
+def home():
+    return redirect(home_target())
+"""
+    assert hits_of(tmp_path, body) == [("taint-open_redirect", 11)]
+
+
+def test_django_view_arguments_are_sources_in_a_views_module(tmp_path: Path) -> None:
+    body = """\
+def download(request, filename):
+    return send_file(os.path.join(BASE, filename))
+
+
+def download_id(request, file_id: int):
+    return send_file(os.path.join(BASE, str(file_id)))
+"""
+    (tmp_path / "shop").mkdir()
+    assert hits_of(tmp_path, body, "shop/views.py") == [("taint-path_traversal", 2)]
+    # the same function elsewhere is a helper whose caller decides
+    assert hits_of(tmp_path, body, "shop/helpers.py") == []
+
+
+def test_a_flow_is_reported_on_its_changed_line_nearest_the_sink(tmp_path: Path) -> None:
+    body = """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    path = os.path.join(BASE, name)
+    size = 10
+    return send_file(path)
+"""
+    (tmp_path / "app.py").write_text(HEADER + body, encoding="utf-8")
+    offset = HEADER.count("\n")
+    tool = PythonTaintTool()
+
+    def lines(changed: set[int]) -> list[int]:
+        focus = {"app.py": {offset + n for n in changed}}
+        return [h.line - offset for h in tool.run_focused(tmp_path, ["app.py"], focus)]
+
+    assert lines({6}) == [6]  # the sink changed: reported there
+    assert lines({3, 4}) == [4]  # a new source and step on the way: the one nearest the sink
+    assert lines({3}) == [3]
+    assert lines({1, 5}) == [6]  # no line of the flow changed: left on the sink
+    assert [h.line - offset for h in tool.run_focused(tmp_path, ["app.py"], None)] == [6]
+
+
+def test_tornado_handler_arguments_are_sources(tmp_path: Path) -> None:
+    body = """\
+import tornado.web
+
+
+class FileHandler(tornado.web.RequestHandler):
+    def get(self, path):
+        with open(os.path.join(BASE, path), "rb") as handle:
+            self.finish(handle.read())
+
+    def helper(self, path):
+        return open(os.path.join(BASE, path)).read()
+"""
+    assert hits_of(tmp_path, body) == [("taint-path_traversal", 6)]
+
+
+def test_sinks_called_through_their_modules_and_djangos_request_dict(tmp_path: Path) -> None:
+    body = """\
+from django import shortcuts
+
+
+def login(request):
+    target = request.REQUEST.get("next", "")
+    return shortcuts.redirect(target)
+
+
+def home(request):
+    return shortcuts.redirect("/")
+"""
+    assert hits_of(tmp_path, body) == [("taint-open_redirect", 6)]
