@@ -320,6 +320,8 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-orm-filter-python-operator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
     "py-cached-generator": RuleInfo(C.OTHER, S.MEDIUM, _HIGH),
     "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
+    # JS/TS and Go taint rules from reference models (issue 22).
+    "go-path-traversal-archive-entry": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
