@@ -90,6 +90,24 @@ func removeChecked(c *gin.Context) {
 	os.Remove(filepath.Join("/srv/up", name))
 }
 
+func readDoc(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("/srv/docs", name))
+}
+
+func serveDoc(w http.ResponseWriter, r *http.Request) {
+	data, _ := readDoc(r.FormValue("doc"))
+	w.Write(data)
+}
+
+func serveDocChecked(w http.ResponseWriter, r *http.Request) {
+	doc := r.FormValue("doc")
+	if !filepath.IsLocal(doc) {
+		return
+	}
+	data, _ := readDoc(doc)
+	w.Write(data)
+}
+
 func remove(c *gin.Context) {
 	os.Remove(filepath.Join("/srv/up", c.PostForm("name")))
 }
@@ -169,6 +187,50 @@ func unzipLocal(zr *zip.Reader, dest string) {
 
 func zipEntry(f *zip.File, dest string) {
 	os.WriteFile(filepath.Join(dest, f.Name), nil, 0o600)
+}
+
+func writeOut(filePath string, f *zip.File) error {
+	out, err := os.OpenFile(filePath, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	return out.Close()
+}
+
+func unzipAll(r *zip.Reader, dest string) error {
+	for _, f := range r.File {
+		if err := writeOut(filepath.Join(dest, f.Name), f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unzipGuarded(r *zip.Reader, dest string) error {
+	for _, f := range r.File {
+		target := filepath.Join(dest, f.Name)
+		if !strings.HasPrefix(target, dest+string(os.PathSeparator)) {
+			continue
+		}
+		if err := writeOut(target, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func extractDerived(tr *tar.Reader, dest string) error {
+	for {
+		header, err := tr.Next()
+		if err != nil {
+			return err
+		}
+		checked := filepath.Clean(filepath.Join(dest, header.Name))
+		if !strings.HasPrefix(checked, dest) {
+			continue
+		}
+		os.MkdirAll(filepath.Join(dest, filepath.Dir(header.Name)), 0o755)
+	}
 }
 
 func rowsLoop(rows *sql.Rows) {
@@ -318,6 +380,14 @@ def _line_containing(file: str, marker: str) -> int:
          Category.PATH_TRAVERSAL),
         ("untar.go", "os.WriteFile(filepath.Join(dest, f.Name), nil",
          "go-path-traversal-archive-entry", Category.PATH_TRAVERSAL),
+        # a same-file helper above its caller that reads or writes its path parameter is a sink
+        ("files.go", 'readDoc(r.FormValue("doc"))', "go-path-traversal-request-path",
+         Category.PATH_TRAVERSAL),
+        ("untar.go", "writeOut(filepath.Join(dest, f.Name), f)", "go-path-traversal-archive-entry",
+         Category.PATH_TRAVERSAL),
+        # the join that builds the path, when its result is written unchecked
+        ("untar.go", "target := filepath.Join(dest, header.Name)\n\t\tif err := os.MkdirAll",
+         "go-path-traversal-archive-entry", Category.PATH_TRAVERSAL),
         # the response body: Go sniffs it, and reflected markup is served as HTML
         ("web.go", 'w.Write([]byte("Hello " + name))', "go-xss-unescaped-html", Category.XSS),
         ("web.go", 'fmt.Fprintf(w, "Hello %s", r.FormValue', "go-xss-unescaped-html",
@@ -357,6 +427,11 @@ def test_unguarded_flow_is_reported(
         ("untar.go", "return os.MkdirAll(p, 0o755)"),  # securejoin on a header's name
         ("untar.go", "out, _ := os.Create(filepath.Join(dest, f.Name))"),  # IsLocal guard
         ("untar.go", "os.Open(name)"),  # rows.Next() is no archive
+        ("files.go", "data, _ := readDoc(doc)"),  # IsLocal guard before the helper
+        ("files.go", "w.Write(data)\n}\n\nfunc serveDocChecked"),  # a file's content, no XSS
+        ("untar.go", "if err := writeOut(target, f)"),  # HasPrefix guard before the helper
+        # a guard on a path derived from the entry clears the entry (CodeQL's backtracking)
+        ("untar.go", "os.MkdirAll(filepath.Join(dest, filepath.Dir(header.Name)), 0o755)"),
         ("web.go", 'html.EscapeString(name)'),
         ("web.go", 'io.WriteString(w, "Hello "+r.FormValue'),  # text/plain content type
         ("web.go", "p.Sanitize(r.FormValue"),  # bluemonday
