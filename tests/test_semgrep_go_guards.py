@@ -328,8 +328,8 @@ func get(db *sql.DB, table, key string) {
 	_ = row
 }
 
-func getBound(db *sql.DB, table, key string) {
-	query := fmt.Sprintf("SELECT val FROM '%s' WHERE key=?;", table)
+func (s *Store) getBound(db *sql.DB, key string) {
+	query := fmt.Sprintf("SELECT val FROM '%s' WHERE key=?;", s.table)
 	stmt, _ := db.Prepare(query)
 	row := stmt.QueryRow(key)
 	_ = row
