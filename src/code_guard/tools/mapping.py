@@ -322,6 +322,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
     # JS/TS and Go taint rules from reference models (issue 22).
     "go-path-traversal-archive-entry": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "js-xss-jquery-html-property": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
