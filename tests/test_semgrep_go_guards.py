@@ -341,7 +341,49 @@ func fetchItem(id string) {
 }
 """
 
-SOURCES = {"files.go": FILES_GO, "untar.go": UNTAR_GO, "web.go": WEB_GO, "store.go": STORE_GO}
+MARKUP_GO = """\
+package markup
+
+func inputField(label, name string, value any, id string) string {
+	if id != "" {
+		id = " id=\\"" + id + "\\""
+	}
+	return fmt.Sprintf(`%v<input%v name="%v" value="%v">`, label, id, name, value)
+}
+
+func inputFieldEscaped(label, name string, id string) string {
+	safeID, safeName := template.HTMLEscapeString(id), html.EscapeString(name)
+	return fmt.Sprintf(`%v<input id="%v" name="%v">`, html.EscapeString(label), safeID, safeName)
+}
+
+func callbackPage(path, code string) string {
+	return fmt.Sprintf("<script>post({path: %s, code: %s})</script>", jsStr(path), jsStr(code))
+}
+
+func logLine(user string) string {
+	return fmt.Sprintf("user %s logged in", user)
+}
+
+func resize(p string) error {
+	return exec.Command("powershell", []string{"-command", fmt.Sprintf("Resize %s", p)}...).Run()
+}
+
+func listVMs() error {
+	return exec.Command("powershell", []string{"-command", "Get-VM"}...).Run()
+}
+
+func winRun(line string) error {
+	return exec.Command("cmd", "/c", line).Run()
+}
+"""
+
+SOURCES = {
+    "files.go": FILES_GO,
+    "untar.go": UNTAR_GO,
+    "web.go": WEB_GO,
+    "store.go": STORE_GO,
+    "markup.go": MARKUP_GO,
+}
 
 
 @pytest.fixture(scope="module")
@@ -398,6 +440,13 @@ def _line_containing(file: str, marker: str) -> int:
          Category.OPEN_REDIRECT),
         ("store.go", "db.QueryRow(query)", "go-sql-injection-formatted-query",
          Category.SQL_INJECTION),
+        # markup formatted from the function's string parameters, unescaped
+        ("markup.go", "fmt.Sprintf(`%v<input%v", "go-xss-html-format-parameter", Category.XSS),
+        # powershell -command and cmd /c take one command line, as sh -c does
+        ("markup.go", 'exec.Command("powershell", []string{"-command", fmt.Sprintf',
+         "go-command-injection-shell", Category.COMMAND_INJECTION),
+        ("markup.go", 'exec.Command("cmd", "/c", line)', "go-command-injection-shell",
+         Category.COMMAND_INJECTION),
     ],
 )  # fmt: skip
 def test_unguarded_flow_is_reported(
@@ -439,6 +488,10 @@ def test_unguarded_flow_is_reported(
         ("web.go", 'http.Get("https://api.example.com/items/" + r.FormValue'),  # fixed host
         ("web.go", 'http.Post(target, "application/json", nil)'),  # isAllowedURL guard
         ("web.go", "http.Redirect(w, r, to, http.StatusFound)"),  # url.Parse, host checked
+        ("markup.go", "fmt.Sprintf(`%v<input id="),  # escaped values
+        ("markup.go", "jsStr(path)"),  # passed through an encoding helper
+        ("markup.go", 'fmt.Sprintf("user %s logged in"'),  # no markup
+        ("markup.go", '"-command", "Get-VM"'),  # a fixed command line
         ("store.go", "db.Prepare(query)"),  # values bound, only the table name formatted
         ("store.go", 'http.Get("https://api.example.com/items/" + id)'),  # a request, no SQL
     ],

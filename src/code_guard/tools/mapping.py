@@ -323,6 +323,7 @@ SEMGREP: dict[str, RuleInfo | None] = {
     # JS/TS and Go taint rules from reference models (issue 22).
     "go-path-traversal-archive-entry": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
     "js-xss-jquery-html-property": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "go-xss-html-format-parameter": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
