@@ -299,6 +299,24 @@ func fetchAllowed(w http.ResponseWriter, r *http.Request) {
 	_ = resp
 }
 
+func fetchScheme(w http.ResponseWriter, r *http.Request) {
+	src := r.FormValue("src")
+	if !strings.HasPrefix(src, "https://") {
+		return
+	}
+	resp, _ := http.Head(src)
+	_ = resp
+}
+
+func fetchPrefixed(w http.ResponseWriter, r *http.Request) {
+	src := r.FormValue("src")
+	if !strings.HasPrefix(src, "https://cdn.example.com/") {
+		return
+	}
+	resp, _ := http.Head(src)
+	_ = resp
+}
+
 func fetchForm(w http.ResponseWriter, r *http.Request) {
 	resp, _ := http.PostForm(r.FormValue("callback"), url.Values{})
 	_ = resp
@@ -436,6 +454,9 @@ def _line_containing(file: str, marker: str) -> int:
          Category.XSS),
         ("web.go", "http.Get(target)", "go-ssrf-request-url", Category.SSRF),
         ("web.go", 'http.PostForm(r.FormValue("callback")', "go-ssrf-request-url", Category.SSRF),
+        # a scheme check is no host check
+        ("web.go", "http.Head(src)\n\t_ = resp\n}\n\nfunc fetchPrefixed", "go-ssrf-request-url",
+         Category.SSRF),
         ("web.go", "http.Redirect(w, r, to, http.StatusSeeOther)", "go-open-redirect-request-url",
          Category.OPEN_REDIRECT),
         ("store.go", "db.QueryRow(query)", "go-sql-injection-formatted-query",
@@ -487,6 +508,7 @@ def test_unguarded_flow_is_reported(
         ("web.go", "http.Get(u.String())"),  # url.Parse and a host check
         ("web.go", 'http.Get("https://api.example.com/items/" + r.FormValue'),  # fixed host
         ("web.go", 'http.Post(target, "application/json", nil)'),  # isAllowedURL guard
+        ("web.go", "http.Head(src)\n\t_ = resp\n}\n\nfunc fetchForm"),  # host prefix guard
         ("web.go", "http.Redirect(w, r, to, http.StatusFound)"),  # url.Parse, host checked
         ("markup.go", "fmt.Sprintf(`%v<input id="),  # escaped values
         ("markup.go", "jsStr(path)"),  # passed through an encoding helper
