@@ -390,6 +390,10 @@ func listVMs() error {
 	return exec.Command("powershell", []string{"-command", "Get-VM"}...).Run()
 }
 
+func resizeBy(n int) error {
+	return exec.Command("powershell", "-command", fmt.Sprintf("Resize $ENV:IMG %d", n)).Run()
+}
+
 func winRun(line string) error {
 	return exec.Command("cmd", "/c", line).Run()
 }
@@ -514,6 +518,7 @@ def test_unguarded_flow_is_reported(
         ("markup.go", "jsStr(path)"),  # passed through an encoding helper
         ("markup.go", 'fmt.Sprintf("user %s logged in"'),  # no markup
         ("markup.go", '"-command", "Get-VM"'),  # a fixed command line
+        ("markup.go", 'fmt.Sprintf("Resize $ENV:IMG %d", n)'),  # numbers only
         ("store.go", "db.Prepare(query)"),  # values bound, only the table name formatted
         ("store.go", 'http.Get("https://api.example.com/items/" + id)'),  # a request, no SQL
     ],
