@@ -504,6 +504,28 @@ _BY_RULE: dict[tuple[str, str], Explanation] = {
         "List the allowed origins explicitly, or drop credentials for a public API.",
         _OWASP + "HTML5_Security_Cheat_Sheet.html#cross-origin-resource-sharing",
     ),
+    # JS/TS and Go taint rules from reference models (issue 22).
+    ("semgrep", "go-path-traversal-archive-entry"): Explanation(
+        "An archive entry's name can hold `../` or an absolute path, so extracting it can "
+        "overwrite any file the process can write (zip slip).",
+        "Join the name to the destination, clean it, and skip the entry unless the result "
+        "stays under the destination (`filepath.IsLocal`, `strings.HasPrefix` on the cleaned "
+        "path, or `securejoin.SecureJoin`).",
+        "https://security.snyk.io/research/zip-slip-vulnerability",
+    ),
+    ("semgrep", "go-xss-html-format-parameter"): Explanation(
+        "The value is formatted into markup as it came, so a name or message holding "
+        "`<script>` runs in the reader's browser.",
+        "Escape each value (`html.EscapeString`, `template.HTMLEscapeString`) or render the "
+        "page with `html/template`, which escapes by context.",
+        _OWASP + "Cross_Site_Scripting_Prevention_Cheat_Sheet.html",
+    ),
+    ("semgrep", "js-xss-jquery-html-property"): Explanation(
+        "jQuery parses the `html` property of a new element as markup, so a value holding "
+        "`<img onerror=...>` runs script.",
+        "Pass the value as `text` instead, or sanitise it with DOMPurify first.",
+        _OWASP + "DOM_based_XSS_Prevention_Cheat_Sheet.html",
+    ),
 }
 
 # Security regressions (issue 22): why and fix come from the protections catalogue.

@@ -330,6 +330,10 @@ SEMGREP: dict[str, RuleInfo | None] = {
     "py-debugger-left-in": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-489"),
     # Python taint coverage from reference models (issue 22): request data into an XML parser.
     "py-xxe-taint": RuleInfo(C.XXE, S.HIGH, _MED, "CWE-611"),
+    # JS/TS and Go taint rules from reference models (issue 22).
+    "go-path-traversal-archive-entry": RuleInfo(C.PATH_TRAVERSAL, S.HIGH, _MED, "CWE-22"),
+    "js-xss-jquery-html-property": RuleInfo(C.XSS, S.MEDIUM, _MED, "CWE-79"),
+    "go-xss-html-format-parameter": RuleInfo(C.XSS, S.MEDIUM, _LOW, "CWE-79"),
 }
 
 TABLES: dict[str, dict[str, RuleInfo | None]] = {
