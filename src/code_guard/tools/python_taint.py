@@ -169,6 +169,10 @@ def _summarise(functions: list[Function], facts: _FileFacts) -> None:
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, set(origins), facts) for value in returns):
                 facts.sources.add(func.name)
+    # Which parameters reach a sink matters only to a flow from request data: where nothing
+    # in the file reads any, no flow can start and the summaries would go unread.
+    if not any(_reads_request(func, facts) for func in functions):
+        return
     for _ in range(2):
         for func, calls in calling:
             if not any(
@@ -186,6 +190,12 @@ def _summarise(functions: list[Function], facts: _FileFacts) -> None:
                         found.setdefault(name, (category, sink, node.lineno))
             if found:
                 facts.sinks[func.name] = found
+
+
+def _reads_request(func: Function, facts: _FileFacts) -> bool:
+    """True when request data can enter ``func``: route parameters, or a source read in it
+    (the same test ``_propagate`` starts with)."""
+    return bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
 
 
 def _parameters(func: Function) -> dict[int | str, str]:
