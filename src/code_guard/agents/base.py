@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
+from code_guard.agents.filtering import finding_for
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_finding, resolve_file
 from code_guard.baseline import BaseSide, PreExisting, Signature, signature
@@ -35,7 +36,6 @@ from code_guard.models import (
     AgentStatus,
     Category,
     Finding,
-    Severity,
     SkippedFile,
     Usage,
     clip,
@@ -44,11 +44,7 @@ from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
 from code_guard.tools.base import ChangeTool, Tool, ToolHit, in_tool_thread
-from code_guard.tools.fixes import rewrite
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, hit_finding, lookup
-from code_guard.tools.placeholders import is_test_path
-from code_guard.tools.policy import quiet_in_tests
-from code_guard.tools.suppressions import suppression
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE
 
 # The answer schema's limit on candidate verdicts: more candidates go to more calls.
 _MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length
@@ -217,38 +213,8 @@ class Agent(ABC):
         return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
-        if hit.rule == NOT_ANALYSED_RULE:
-            return None  # a note on the file (``not_analysed``), never a finding
-        info = lookup(hit.tool, hit.rule)
-        file = ctx.request.change.file(hit.file_path)
-        if info is None or file is None:
-            return None
-        if ctx.options.added_lines_only and not file.is_added(hit.line):
-            return None
-        if is_test_path(hit.file_path) and quiet_in_tests(hit.tool, hit.rule):
-            return None
-        lines = ctx.request.lines_of(hit.file_path)
-        anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
-        if not self.keep(hit, anchor):
-            return None
-        suppressed = suppression(hit.tool, anchor)
-        if suppressed is not None and (
-            ctx.options.pr_suppressions == "honor"
-            or not file.is_added(hit.line)
-            or info.severity.rank < Severity.HIGH.rank
-        ):
-            return None  # the project's own suppression, or one that may silence this
-        # A deterministic rewrite is for exactly the one flagged line, never a wider range.
-        fix = rewrite(hit.tool, hit.rule, anchor) if hit.end_line <= hit.line else None
-        return hit_finding(
-            self.name,
-            hit,
-            info,
-            anchor,
-            suggested_fix=fix,
-            fix_lines=(hit.line, hit.line) if fix is not None else None,
-            suppressed_in_pr=suppressed,
-        )
+        """The finding for ``hit``, through the named filters of ``agents/filtering.py``."""
+        return finding_for(self.name, hit, ctx.request, ctx.options, self.keep)
 
     def keep(self, hit: ToolHit, line: str) -> bool:
         """Whether a mapped tool hit on ``line`` is worth reporting; agents refine this."""
