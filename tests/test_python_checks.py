@@ -205,7 +205,7 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
 
 
 def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
-    from code_guard.tools.python_parse import parse_python
+    from code_guard.python_parse import parse_python
     from code_guard.tools.python_taint import PythonTaintTool
 
     paths = []

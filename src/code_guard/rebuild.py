@@ -10,7 +10,7 @@ so every finding keeps its true line number.
 from __future__ import annotations
 
 from code_guard.diff import FileChange
-from code_guard.tools.python_parse import parses
+from code_guard.python_parse import parses
 
 
 def _indent(text: str) -> int:

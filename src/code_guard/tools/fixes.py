@@ -12,7 +12,7 @@ import ast
 import re
 from collections.abc import Callable
 
-from code_guard.tools.python_parse import parse_python
+from code_guard.python_parse import parse_python
 
 Rewrite = Callable[[str], str | None]
 

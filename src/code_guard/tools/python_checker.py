@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from code_guard.python_parse import parse_failure, parse_python
 from code_guard.tools.base import RunCache, Tool, ToolHit, is_python
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, not_analysed
 from code_guard.tools.python_nodes import indexed
-from code_guard.tools.python_parse import parse_failure, parse_python
 
 
 def dotted(node: ast.AST) -> str:
@@ -88,7 +88,7 @@ def _check(
     hits: list[ToolHit] = []
     for path in paths:
         source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-        tree = parse_python(source)  # under the parse lock (tools/python_parse.py)
+        tree = parse_python(source)  # under the parse lock (python_parse.py)
         if tree is None:
             failure = parse_failure(source)
             if failure is not None:  # not a syntax error (ruff names those): say so

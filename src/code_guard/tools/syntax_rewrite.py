@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from code_guard.tools.python_parse import parse_python
+from code_guard.python_parse import parse_python
 
 # A line that could open a match statement (the soft keyword first, not assigned or used as a
 # name) or an ``except*`` handler: the tree decides; this only spares parsing nearly every file.
