@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from code_guard.models import AgentName, Category, Finding, Severity
-from code_guard.tools.explanations import cwe_url, explain, explain_category, explain_rule
-from code_guard.tools.mapping import TABLES, RuleInfo
+from code_guard.tools.explanations import (
+    _BY_RULE,
+    cwe_url,
+    explain,
+    explain_category,
+    explain_rule,
+)
+from code_guard.tools.fixes import rewritable
+from code_guard.tools.mapping import TABLES, RuleInfo, lookup
 
 MAPPED = sorted(
     (tool, rule, info)
@@ -47,3 +54,19 @@ def test_a_known_rule_uses_its_own_text_even_after_a_model_confirmed_it() -> Non
     found = explain(_finding(("model", "bandit:B113"), "CWE-400"))
     assert "timeout" in found.fix
     assert found.url.endswith("b113_request_without_timeout.html")
+
+
+def _mapped(tool: str, rule: str) -> bool:
+    """True when ``rule`` of ``tool`` has its own row in the mapping (exact or by prefix)."""
+    table = TABLES.get(tool, {})
+    return any(rule == key or (key and rule.startswith(key)) for key in table) and isinstance(
+        lookup(tool, rule), RuleInfo
+    )
+
+
+def test_no_text_and_no_rewrite_is_orphaned() -> None:
+    """Every rule-specific text and every rewrite belongs to a rule the review reports: a
+    rule renamed or dropped in the mapping cannot leave its knowledge behind unnoticed."""
+    orphans = [f"text {t}:{r}" for t, r in _BY_RULE if not _mapped(t, r)]
+    orphans += [f"rewrite {t}:{r}" for t, r in rewritable() if not _mapped(t, r)]
+    assert orphans == []
