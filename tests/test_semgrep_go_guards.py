@@ -7,14 +7,11 @@ through the real ``SemgrepTool`` and semgrep-core.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from semgrep_snippets import assert_reported, line_containing, run_snippets
 
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
-from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
 
 FILES_GO = """\
 package files
@@ -411,16 +408,11 @@ SOURCES = {
 @pytest.fixture(scope="module")
 def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
     """Every hit of the bundled rules on each snippet file."""
-    root: Path = tmp_path_factory.mktemp("semgrep-go-guards")
-    for name, text in SOURCES.items():
-        (root / name).write_text(text, encoding="utf-8")
-    return {name: SemgrepTool(tuple(Category)).run(root, [name]) for name in SOURCES}
+    return run_snippets(tmp_path_factory.mktemp("semgrep-go-guards"), SOURCES)
 
 
 def _line_containing(file: str, marker: str) -> int:
-    text = SOURCES[file]
-    assert text.count(marker) == 1, f"marker {marker!r} is not unique"
-    return text[: text.index(marker)].count("\n") + 1
+    return line_containing(SOURCES[file], marker)
 
 
 @pytest.mark.parametrize(
@@ -477,12 +469,7 @@ def _line_containing(file: str, marker: str) -> int:
 def test_unguarded_flow_is_reported(
     hits: dict[str, list[ToolHit]], file: str, marker: str, rule: str, category: Category
 ) -> None:
-    line = _line_containing(file, marker)
-    found = {(h.rule, h.line) for h in hits[file]}
-    assert (rule, line) in found, f"{rule} not on line {line}; hits: {sorted(found)}"
-    info = lookup("semgrep", rule)
-    assert info is not None
-    assert info.category is category
+    assert_reported(hits[file], _line_containing(file, marker), rule, category)
 
 
 @pytest.mark.parametrize(

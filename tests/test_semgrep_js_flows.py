@@ -6,14 +6,11 @@ rule hits its snippet, and each safe look-alike (the fixed form of the same code
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from semgrep_snippets import assert_reported, run_snippets
 
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
-from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
 
 SERVER_JS = """\
 const crypto = require("crypto");
@@ -187,10 +184,7 @@ def line_of(file: str, marker: str) -> int:
 @pytest.fixture(scope="module")
 def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
     """Every hit of the bundled rules on each snippet file."""
-    root: Path = tmp_path_factory.mktemp("semgrep-js-flows")
-    for name, text in SOURCES.items():
-        (root / name).write_text(text, encoding="utf-8")
-    return {name: SemgrepTool(tuple(Category)).run(root, [name]) for name in SOURCES}
+    return run_snippets(tmp_path_factory.mktemp("semgrep-js-flows"), SOURCES)
 
 
 @pytest.mark.parametrize(
@@ -230,12 +224,7 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
 def test_rule_hits_its_snippet(
     hits: dict[str, list[ToolHit]], file: str, marker: str, rule: str, category: Category
 ) -> None:
-    line = _line_containing(file, marker)
-    found = {(h.rule, h.line) for h in hits[file]}
-    assert (rule, line) in found, f"{rule} not on line {line}; hits: {sorted(found)}"
-    info = lookup("semgrep", rule)
-    assert info is not None
-    assert info.category is category
+    assert_reported(hits[file], _line_containing(file, marker), rule, category)
 
 
 def _line_containing(file: str, marker: str) -> int:
