@@ -30,7 +30,7 @@ from bounded_work import cpu_seconds
 
 from code_guard.evaluation.entry import run_dataset
 from code_guard.options import ReviewOptions
-from code_guard.tools.warm import close_warm_pools
+from code_guard.tools.runtime.warm import close_warm_pools
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ from code_guard.evaluation.dataset import list_case_files, load_case
 from code_guard.evaluation.metrics import percentile
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest, split_lines
-from code_guard.tools.bandit import BanditTool
+from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import run_process
-from code_guard.tools.semgrep import rules_file, semgrep_core
+from code_guard.tools.semgrep.tool import rules_file, semgrep_core
 
 REPO = Path(__file__).resolve().parents[1]
 OFFLINE = ReviewOptions(offline=True)

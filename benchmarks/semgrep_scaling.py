@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from code_guard.tools.semgrep import _targets, rules_file, semgrep_core
+from code_guard.tools.semgrep.tool import _targets, rules_file, semgrep_core
 
 
 def stream(folder: Path, runs: int) -> None:

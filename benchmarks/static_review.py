@@ -21,7 +21,7 @@ from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
-from code_guard.tools.warm import close_warm_pools
+from code_guard.tools.runtime.warm import close_warm_pools
 
 _TARGETS = {2_000: " [target < 1 s]", 50_000: " [target < 10 s]"}
 JS = [

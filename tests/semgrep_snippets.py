@@ -9,7 +9,7 @@ from pathlib import Path
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 
 
 def run_snippets(root: Path, sources: Mapping[str, str]) -> dict[str, list[ToolHit]]:

@@ -14,7 +14,7 @@ from code_guard.limits import MAX_FILE_LINES, MAX_LINE_CHARS
 from code_guard.models import AgentState, Category, Outcome
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
-from code_guard.tools.secrets import SecretsTool
+from code_guard.tools.secrets.tool import SecretsTool
 
 AWS = 'AWS_KEY = "AKIAIOSFODNN7EXAMPLE"'
 

@@ -15,7 +15,7 @@ from code_guard.cli import EXIT_FINDINGS, EXIT_INCOMPLETE, main
 from code_guard.limits import MAX_LINE_CHARS
 from code_guard.models import FIX_CHARS, Outcome, Review, Verdict
 from code_guard.options import DEFAULT_TIME_BUDGET_MIN, ReviewOptions
-from code_guard.tools.semgrep import rules_file, run_rules
+from code_guard.tools.semgrep.tool import rules_file, run_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 EXEC = "exec(sys.stdin.read())"

@@ -9,8 +9,8 @@ from code_guard.engine import review_sync
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
-from code_guard.tools.python_ast import PythonAstTool
-from code_guard.tools.python_settings import PythonSettingsTool
+from code_guard.tools.python.performance import PythonAstTool
+from code_guard.tools.python.settings import PythonSettingsTool
 
 SCANS = """\
 def dedupe(rows):
@@ -140,7 +140,7 @@ def test_taint_findings_name_the_source_the_sink_and_their_lines() -> None:
     from pathlib import Path
     from tempfile import TemporaryDirectory
 
-    from code_guard.tools.python_taint import PythonTaintTool
+    from code_guard.tools.python.taint import PythonTaintTool
 
     code = (
         "from flask import redirect, request\n"
@@ -171,7 +171,7 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
     from pathlib import Path
     from tempfile import TemporaryDirectory
 
-    from code_guard.tools.python_settings import PythonSettingsTool
+    from code_guard.tools.python.settings import PythonSettingsTool
 
     files = {
         "unsafe.py": (
@@ -206,7 +206,7 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
 
 def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
     from code_guard.python_parse import parse_python
-    from code_guard.tools.python_taint import PythonTaintTool
+    from code_guard.tools.python.taint import PythonTaintTool
 
     paths = []
     for index in range(3):

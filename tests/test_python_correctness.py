@@ -1,4 +1,4 @@
-"""Tests of the AST's correctness checks (tools/python_correctness.py), through the real tool:
+"""Tests of the AST's correctness checks (tools/python/correctness.py), through the real tool:
 each mistake is flagged on its line, and each correct look-alike is not. Lines are found by a
 marker, never by number."""
 
@@ -11,7 +11,7 @@ import pytest
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import lookup
-from code_guard.tools.python_correctness import PythonCorrectnessTool
+from code_guard.tools.python.correctness import PythonCorrectnessTool
 
 MODULE = """\
 def branch(ref, cache, flag):

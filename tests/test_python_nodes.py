@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import code_guard
-from code_guard.tools.python_nodes import indexed, walk
+from code_guard.tools.python.nodes import indexed, walk
 
 SOURCES = sorted(Path(code_guard.__file__).parent.rglob("*.py"))
 

@@ -1,4 +1,4 @@
-"""Tests of the taint check's guards and summaries (tools/python_taint.py, python_guards.py).
+"""Tests of the taint check's guards and summaries (tools/python/taint.py, python/guards.py).
 
 Each guard is shown twice on snippets written for the test: the flow without the guard is
 reported (a true positive), and the same flow behind the guard is not. Flows through helpers
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from code_guard.tools.python_taint import PythonTaintTool
+from code_guard.tools.python.taint import PythonTaintTool
 
 HEADER = """\
 import os

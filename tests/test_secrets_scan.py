@@ -14,9 +14,9 @@ from detect_secrets.settings import default_settings, get_plugins, transient_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from code_guard.tools import secrets as secrets_tool
-from code_guard.tools.secrets import SecretsTool
-from code_guard.tools.secrets_scan import _line_test, _narrowed, _token_plugins, scan
+from code_guard.tools.secrets import tool as secrets_tool
+from code_guard.tools.secrets.scan import _line_test, _narrowed, _token_plugins, scan
+from code_guard.tools.secrets.tool import SecretsTool
 
 _SECRET_LINES = [
     'password = "hunter2-Very-Secret!"',

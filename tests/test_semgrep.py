@@ -18,11 +18,12 @@ from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit, run_process
 from code_guard.tools.mapping import SEMGREP, UNPARSABLE_RULE, lookup
-from code_guard.tools.secrets import SecretsTool
-from code_guard.tools.semgrep import SemgrepTool, rules_file, run_rules, semgrep_core
+from code_guard.tools.secrets.tool import SecretsTool
+from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules, semgrep_core
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "src" / "code_guard" / "tools" / "rules"
+RULES_DIR = rules_file("python.yml").parent
 RULE_FILES = sorted(RULES_DIR.glob("*.yml"))
+assert len(RULE_FILES) == 3, RULES_DIR  # a moved folder must not make these tests vacuous
 ALL = tuple(Category)
 
 # --- (1) every rule is mapped, and every mapping names a rule ------------------------------

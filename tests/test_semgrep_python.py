@@ -1,4 +1,4 @@
-"""Tests of the bundled Python semgrep rules (tools/rules/python.yml), run through the real
+"""Tests of the bundled Python semgrep rules (tools/semgrep/rules/python.yml), run through the real
 ``SemgrepTool`` and semgrep-core.
 
 One view module holds every snippet, so the module costs one semgrep-core run: each
@@ -13,7 +13,7 @@ import pytest
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 
 VIEWS_PY = """\
 import hashlib

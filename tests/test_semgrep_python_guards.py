@@ -1,5 +1,5 @@
 """Tests of the sanitisers and guards shared by the Python semgrep taint rules
-(tools/rules/python.yml), run through the real ``SemgrepTool`` and semgrep-core.
+(tools/semgrep/rules/python.yml), run through the real ``SemgrepTool`` and semgrep-core.
 
 Every guard appears twice in one module (one semgrep-core run): a handler where the flow
 reaches its sink unchecked, which its rule reports, and a twin where the guard vets the value
@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from code_guard.tools.base import ToolHit
-from code_guard.tools.semgrep import SemgrepTool, rules_file
+from code_guard.tools.semgrep.tool import SemgrepTool, rules_file
 
 VIEWS_PY = """\
 import os
@@ -257,7 +257,7 @@ def test_every_request_taint_rule_has_the_same_guards() -> None:
     ]
     assert all(g == guards[0] and len(g) == 2 for g in guards)
     # the validator names are the same list python_taint's guards use
-    from code_guard.tools.python_guards import CHECK_NAME
+    from code_guard.tools.python.guards import CHECK_NAME
 
     assert CHECK_NAME.pattern in set(_regexes(guards[0]))
     assert re.search(r"url_has_allowed_host_and_scheme", CHECK_NAME.pattern)

@@ -1,5 +1,5 @@
 """Tests of the Python semgrep rules for insecure calls and settings by their shape, request
-data reaching a deserialiser, and correctness mistakes (tools/rules/python.yml), run through
+data reaching a deserialiser, and correctness mistakes (tools/semgrep/rules/python.yml), run through
 the real ``SemgrepTool`` and semgrep-core.
 
 As in test_semgrep_python.py, one module holds every snippet (one semgrep-core run): each
@@ -14,7 +14,7 @@ import pytest
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 
 APP_PY = """\
 import functools

@@ -13,7 +13,7 @@ import pytest
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import lookup
-from code_guard.tools.semgrep import SemgrepTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 
 STATIC_JS = """\
 const url = require("url");

@@ -1,6 +1,6 @@
-"""``match`` statements and ``except*`` handlers rewritten for semgrep-core's main Python parser
-(tools/syntax_rewrite.py), and every bundled Python rule finding the same lines in a file that
-has one."""
+"""``match`` statements and ``except*`` handlers rewritten for semgrep-core's main Python
+parser (tools/semgrep/syntax_rewrite.py), and every bundled Python rule finding the same lines
+in a file that has one."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from test_semgrep_python import VIEWS_PY
 from test_semgrep_python_more import APP_PY
 
 from code_guard.models import Category
-from code_guard.tools.semgrep import SemgrepTool, rules_file, run_rules
-from code_guard.tools.syntax_rewrite import for_semgrep
+from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
+from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules
 
 EVERY_FORM = '''\
 def route(db, name, command):

@@ -20,7 +20,7 @@ from code_guard.diff import parse_diff
 from code_guard.models import AgentName, AgentReport, AgentState, Category, Severity
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
-from code_guard.tools.bandit import BanditTool
+from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool
 from code_guard.tools.mapping import UNMAPPED, lookup
 from code_guard.tools.ruff import RuffTool
@@ -314,8 +314,8 @@ def test_every_agent_is_named_in_the_registry() -> None:
 def test_large_changes_scan_for_secrets_in_worker_processes_with_the_same_results(
     tmp_path: Path,
 ) -> None:
-    from code_guard.tools import batches
-    from code_guard.tools.secrets import SecretsTool
+    from code_guard.tools.runtime import batches
+    from code_guard.tools.secrets.tool import SecretsTool
 
     # Enough added text to go past the parallel threshold, split over several files, with a
     # token in a known place in each.
@@ -339,7 +339,7 @@ def test_large_changes_scan_for_secrets_in_worker_processes_with_the_same_result
 
 
 def test_batches_are_balanced_and_cover_every_file() -> None:
-    from code_guard.tools.batches import batches
+    from code_guard.tools.runtime.batches import batches
 
     sizes = {"a": 90, "b": 50, "c": 40, "d": 10, "e": 10}
     parts = batches(list(sizes), sizes.__getitem__, 2)

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from code_guard.errors import ToolError
-from code_guard.tools import bandit_worker
-from code_guard.tools.bandit import BanditTool, _hit
+from code_guard.tools.bandit import worker as bandit_worker
+from code_guard.tools.bandit.tool import BanditTool, _hit
 from code_guard.tools.base import DEADLINE
-from code_guard.tools.warm import WarmPool
+from code_guard.tools.runtime.warm import WarmPool
 
 # A real worker process: answers {"pid", "echo"}; "sleep" delays, "exit" quits, "garbage"
 # prints a line that is not JSON.

@@ -7,14 +7,14 @@ import re
 from code_guard.agents.base import Agent
 from code_guard.models import AgentName, Category
 from code_guard.regressions.tool import RegressionTool
-from code_guard.tools.bandit import BanditTool
+from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.mapping import lookup
 from code_guard.tools.placeholders import is_placeholder_value, is_test_path
-from code_guard.tools.python_settings import PythonSettingsTool
-from code_guard.tools.python_taint import PythonTaintTool
-from code_guard.tools.secrets import GUESSING_DETECTORS, SecretsTool
-from code_guard.tools.semgrep import SemgrepTool
+from code_guard.tools.python.settings import PythonSettingsTool
+from code_guard.tools.python.taint import PythonTaintTool
+from code_guard.tools.secrets.tool import GUESSING_DETECTORS, SecretsTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 
 
 class SecurityAgent(Agent):

@@ -22,7 +22,7 @@ from code_guard.models import AgentName, AgentState, AgentStatus, Finding, Revie
 from code_guard.options import ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
-from code_guard.tools.bandit import BanditTool
+from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import ToolHit, in_tool_thread
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNMAPPED, hit_finding, lookup
 from code_guard.workspace import materialize

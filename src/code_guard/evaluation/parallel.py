@@ -49,7 +49,7 @@ from code_guard.evaluation.runner import (
 from code_guard.evaluation.schema import CaseResult
 from code_guard.model_client import make_llm
 from code_guard.options import ReviewOptions
-from code_guard.tools.warm import close_warm_pools
+from code_guard.tools.runtime.warm import close_warm_pools
 
 T = TypeVar("T")
 R = TypeVar("R")

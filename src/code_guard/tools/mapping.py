@@ -182,7 +182,7 @@ SECRETS: dict[str, RuleInfo | None] = {
     "": RuleInfo(C.HARDCODED_SECRET, S.HIGH, _HIGH, "CWE-798"),
 }
 
-# Our own AST checks (tools/python_ast.py).
+# Our own AST checks (tools/python/performance.py).
 PYTHON_AST: dict[str, RuleInfo | None] = {
     "n-plus-one": RuleInfo(C.N_PLUS_ONE_QUERY, S.MEDIUM, 0.7),
     "blocking-in-async": RuleInfo(C.BLOCKING_IO, S.MEDIUM, 0.7),
@@ -192,7 +192,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "insecure-cookie": RuleInfo(C.INSECURE_CONFIG, S.MEDIUM, 0.5, "CWE-614"),
     "xxe-parser": RuleInfo(C.XXE, S.HIGH, 0.8, "CWE-611"),
     "stdlib-xml-parse": RuleInfo(C.XXE, S.MEDIUM, 0.6, "CWE-776"),
-    # Request data reaching a dangerous call in the same function (tools/python_taint.py).
+    # Request data reaching a dangerous call in the same function (tools/python/taint.py).
     "taint-sql_injection": RuleInfo(C.SQL_INJECTION, S.HIGH, 0.6, "CWE-89"),
     "taint-command_injection": RuleInfo(C.COMMAND_INJECTION, S.HIGH, 0.6, "CWE-78"),
     "taint-code_injection": RuleInfo(C.CODE_INJECTION, S.HIGH, 0.6, "CWE-95"),
@@ -200,7 +200,7 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "taint-ssrf": RuleInfo(C.SSRF, S.HIGH, 0.6, "CWE-918"),
     "taint-open_redirect": RuleInfo(C.OPEN_REDIRECT, S.MEDIUM, 0.6, "CWE-601"),
     "taint-xss": RuleInfo(C.XSS, S.MEDIUM, 0.5, "CWE-79"),
-    # Correctness mistakes (tools/python_correctness.py).
+    # Correctness mistakes (tools/python/correctness.py).
     "constant-condition": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-570"),
     "is-not-precedence": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-480"),
     "dict-modified-while-iterating": RuleInfo(C.OTHER, S.MEDIUM, _HIGH, "CWE-664"),
@@ -210,10 +210,10 @@ PYTHON_AST: dict[str, RuleInfo | None] = {
     "duplicate-assignment": RuleInfo(C.UNUSED_CODE, S.LOW, _MED, "CWE-563"),
 }
 
-# Our semgrep rules for JavaScript/TypeScript and Go (tools/rules/*.yml).
+# Our semgrep rules for JavaScript/TypeScript and Go (tools/semgrep/rules/*.yml).
 SEMGREP: dict[str, RuleInfo | None] = {
     # A file semgrep-core cannot parse: noted by the agents (the review is partial), never a
-    # finding (``tools/semgrep.py`` reports it under ruff's name for the same thing).
+    # finding (``tools/semgrep/tool.py`` reports it under ruff's name for the same thing).
     "invalid-syntax": IGNORED,
     "js-sql-injection-string-query": RuleInfo(C.SQL_INJECTION, S.HIGH, _MED, "CWE-89"),
     "js-command-injection-exec": RuleInfo(C.COMMAND_INJECTION, S.HIGH, _MED, "CWE-78"),

@@ -1,6 +1,6 @@
 """Secret detection with Yelp's detect-secrets, for every text file whatever its language.
 
-A large scan runs in a process of its own (``tools/secrets_scan.py``), one per call for all the
+A large scan runs in a process of its own (``tools/secrets/scan.py``), one per call for all the
 files, so it uses another core than the reviewer's in-process checks; a small one runs here,
 for less than the process would cost to start.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.request import split_lines
 from code_guard.tools.base import Focus, Tool, ToolHit, run_process
-from code_guard.tools.secrets_scan import GUESSING_DETECTORS, Hit, scan
+from code_guard.tools.secrets.scan import GUESSING_DETECTORS, Hit, scan
 from code_guard.tools.suppressions import without_allowlist_pragma
 
 __all__ = ["GUESSING_DETECTORS", "SecretsTool"]
@@ -40,7 +40,7 @@ class SecretsTool(Tool):
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """Scan only the focus lines of each file, so the cost follows the change, not the
-        file (``tools/secrets_scan.py`` says how)."""
+        file (``tools/secrets/scan.py`` says how)."""
         if not paths:
             return []
         lines = {path: _lines(workspace, path, focus) for path in paths}
@@ -85,7 +85,7 @@ def _scan_apart(workspace: Path, lines: dict[str, list[tuple[int, str]]]) -> lis
         file = Path(tmp) / "request.json"
         file.write_text(json.dumps(lines), encoding="utf-8")
         # -I: the workspace holds the pull request's files, never on sys.path.
-        args = [sys.executable, "-I", "-m", "code_guard.tools.secrets_scan", str(file)]
+        args = [sys.executable, "-I", "-m", "code_guard.tools.secrets.scan", str(file)]
         out = run_process(args, cwd=workspace)
     try:
         answer = json.loads(out)

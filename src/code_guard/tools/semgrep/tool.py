@@ -23,7 +23,7 @@ from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup, not_analysed
-from code_guard.tools.syntax_rewrite import for_semgrep
+from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
 
 # The time one rule may spend on one file, and how many rules may run out of it before the
 # file is given up (semgrep's own defaults are 5 s and 3; semgrep-core alone has no limit,
@@ -60,7 +60,7 @@ def semgrep_core() -> Path:
 
 def rules_file(name: str) -> Path:
     """Path of a bundled rules file."""
-    return Path(str(files("code_guard.tools") / "rules" / name))
+    return Path(str(files("code_guard.tools.semgrep") / "rules" / name))
 
 
 class SemgrepTool(Tool):

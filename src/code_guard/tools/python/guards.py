@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from code_guard.tools.python_checker import dotted
-from code_guard.tools.python_nodes import walk
+from code_guard.tools.python.checker import dotted
+from code_guard.tools.python.nodes import walk
 
 # Names of calls that vet their argument (the same list as the Semgrep rules' guards).
 # Each alternative looks ahead for its word, then takes the rest of the name possessively:

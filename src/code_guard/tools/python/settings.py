@@ -7,8 +7,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 
-from code_guard.tools.python_checker import Check, PythonChecker
-from code_guard.tools.python_nodes import walk
+from code_guard.tools.python.checker import Check, PythonChecker
+from code_guard.tools.python.nodes import walk
 
 # Setting name -> (the insecure value, why it matters).
 _INSECURE: dict[str, tuple[object, str]] = {

@@ -1,6 +1,6 @@
-"""The detect-secrets scan itself, run by ``tools/secrets.py`` in a process of its own.
+"""The detect-secrets scan itself, run by ``tools/secrets/tool.py`` in a process of its own.
 
-    python -I -m code_guard.tools.secrets_scan REQUEST.json
+    python -I -m code_guard.tools.secrets.scan REQUEST.json
 
 The request maps each file to its lines to scan, as [line number, text] pairs. The answer, on
 stdout, is ``{"hits": [[path, line, type], ...]}`` or ``{"error": ...}``.

@@ -4,7 +4,7 @@ Sources are web-request attributes (``request.args``, ``request.GET``...), the p
 route handlers and Django views, and calls to same-file functions that return request data.
 Taint flows through assignments in the same function; a sanitiser call (``int``,
 ``secure_filename``, ``shlex.quote``...) cleans it, and so does a guard that dominates the sink
-(``if not is_safe(x): abort(400)``, ``if path.startswith(base):``; tools/python_guards.py). A
+(``if not is_safe(x): abort(400)``, ``if path.startswith(base):``; tools/python/guards.py). A
 tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
 ``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``.
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from code_guard.tools.base import Focus, ToolHit
-from code_guard.tools.python_checker import Check, PythonChecker, dotted
-from code_guard.tools.python_guards import Validators, check_aliases, guarded_names
-from code_guard.tools.python_nodes import walk
+from code_guard.tools.python.checker import Check, PythonChecker, dotted
+from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
+from code_guard.tools.python.nodes import walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",

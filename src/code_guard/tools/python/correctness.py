@@ -5,7 +5,7 @@ keys deleted from a dict while iterating over it, a dict literal that repeats a 
 ``if``/``else`` whose branches are the same, the same assignment twice in a row, and a list
 item that is two string literals joined across a line break (a missing comma). Each
 shape has no name semgrep-core could skip a file by, and the AST is parsed here anyway
-(``tools/python_checker.py``), so they cost next to nothing.
+(``tools/python/checker.py``), so they cost next to nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python_checker import Check, PythonChecker
-from code_guard.tools.python_nodes import walk
+from code_guard.tools.python.checker import Check, PythonChecker
+from code_guard.tools.python.nodes import walk
 
 
 class PythonCorrectnessTool(PythonChecker):

@@ -8,16 +8,16 @@ from pathlib import Path
 
 from code_guard.errors import ToolError
 from code_guard.tools.base import Tool, ToolHit, is_python
-from code_guard.tools.batches import cores, file_size, run_in_batches
 from code_guard.tools.mapping import not_analysed
-from code_guard.tools.warm import WarmPool
+from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
+from code_guard.tools.runtime.warm import WarmPool
 
 # -I: isolated mode, which implies -P: the worker's folder, the working directory (the PR's
 # files) and PYTHON* variables stay off sys.path, so a PR adding ``bandit.py`` or ``json.py``
 # cannot run its own code. One idle worker per core is kept for the next review.
 _WORKERS = WarmPool(
     "bandit",
-    [sys.executable, "-I", str(Path(__file__).with_name("bandit_worker.py"))],
+    [sys.executable, "-I", str(Path(__file__).with_name("worker.py"))],
     keep=cores(),
 )
 

@@ -8,7 +8,7 @@ that makes it fail, such as an expression nested too deeply for its visitor), or
 confidence, ``--ignore-nosec`` (the agents decide which ``# nosec`` to honour), results sorted
 by file name.
 
-It is started by file path as ``python -I bandit_worker.py`` and imports only the standard
+It is started by file path as ``python -I bandit/worker.py`` and imports only the standard
 library and Bandit, never ``code_guard``: ``-I`` keeps the working directory, PYTHON*
 variables and the user's site out of ``sys.path`` and, since Python 3.11, implies ``-P``, so
 neither this folder (whose ``bandit.py`` would shadow Bandit) nor the pull request's files

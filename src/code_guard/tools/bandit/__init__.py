@@ -1,0 +1,1 @@
+"""The Bandit analyser: Bandit's security checks, run in a warm worker process."""

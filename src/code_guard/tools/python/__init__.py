@@ -1,0 +1,2 @@
+"""Our own Python analysers: one shared AST parse, checked by performance, taint,
+settings and correctness checkers."""

@@ -1,0 +1,1 @@
+"""Process runtime shared by the analysers: warm worker pools and batching by core."""

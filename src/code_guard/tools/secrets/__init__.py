@@ -1,0 +1,1 @@
+"""The secrets analyser: detect-secrets, run in a process of its own."""

@@ -1,0 +1,1 @@
+"""The Semgrep analyser: semgrep-core with the bundled rules (``rules/*.yml``)."""
