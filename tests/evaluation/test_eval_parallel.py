@@ -35,6 +35,10 @@ FINDING_CASES = (
     "product_tags_mutable_default.json",
 )
 
+# How long one side waits for the other to start. Only a deadlock reaches it; a loaded CI
+# machine can take seconds to schedule a thread, which a 5-second wait once failed on.
+HANDOFF_S = 60.0
+
 
 class Sides:
     """``here`` and ``there`` for ``share_work``: each records what it did, and each waits
@@ -49,13 +53,13 @@ class Sides:
 
     def run_here(self, item: int) -> int:
         self._here_started.set()
-        assert self._there_started.wait(5)
+        assert self._there_started.wait(HANDOFF_S)
         self.here.append(item)
         return item * 10
 
     def run_there(self, item: int) -> int:
         self._there_started.set()
-        assert self._here_started.wait(5)
+        assert self._here_started.wait(HANDOFF_S)
         self.there.append(item)
         return item * 10
 
@@ -88,7 +92,7 @@ def test_a_false_record_starts_nothing_more_but_finishes_what_is_in_flight() -> 
 
     def here(item: int) -> int:
         started.append(item)
-        assert in_flight.wait(5)  # the pool holds an item while this one stops the run
+        assert in_flight.wait(HANDOFF_S)  # the pool holds an item while this one stops the run
         return item
 
     def there(item: int) -> int:
