@@ -16,6 +16,7 @@ import pytest
 
 from code_guard.cli import main
 from code_guard.diff import FileStatus, parse_diff, path_problem, quote_git_path, unquote_git_path
+from code_guard.errors import DiffError
 from code_guard.models import Outcome, Review
 
 VULNERABLE = (
@@ -211,3 +212,34 @@ def test_quoting_a_path_is_undone_by_unquoting(name: str) -> None:
     quoted = quote_git_path(name)
     assert "\n" not in quoted and "\t" not in quoted
     assert unquote_git_path(quoted) == name
+
+
+@pytest.mark.parametrize("folder", ["x b", "a b/c b", "docs b "])
+def test_a_path_holding_space_b_slash_is_reviewed_in_git_diff_output(
+    repo: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
+    """git writes ``diff --git a/x b/app.py b/x b/app.py`` unquoted; it used to be refused
+    as malformed, so the whole review failed with exit code 2."""
+    (repo / folder).mkdir(parents=True)
+    (repo / folder / "old.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / folder / "app.py").write_text("import yaml\n", encoding="utf-8")
+    commit_all(repo, "base")
+    (repo / folder / "app.py").write_text(VULNERABLE, encoding="utf-8")  # modified
+    (repo / folder / "old.py").unlink()  # deleted
+    (repo / folder / "new.py").write_text(VULNERABLE, encoding="utf-8")  # added
+    commit_all(repo, "pr")
+    code, result = review(capsys, repo)
+    assert code in (0, 1)
+    for name in ("app.py", "new.py"):
+        lines = {f.line_start for f in result.findings if f.file_path == f"{folder}/{name}"}
+        assert {6, 10} <= lines, (name, result.findings)
+    assert sorted(result.files_reviewed) == [f"{folder}/app.py", f"{folder}/new.py"]
+
+
+def test_a_hand_written_header_whose_halves_differ_is_still_refused_as_malformed() -> None:
+    text = (
+        "diff --git a/x b/one.py b/x b/two.py\n--- a/x b/one.py\n+++ b/x b/two.py\n"
+        "@@ -1 +1 @@\n-a\n+b\n"
+    )
+    with pytest.raises(DiffError, match="malformed diff"):
+        parse_diff(text)

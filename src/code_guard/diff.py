@@ -222,6 +222,8 @@ def parse_diff(text: str, max_chars: int = MAX_DIFF_CHARS) -> Change:
         normalized, not_parsed = _cut(normalized, max_chars)
         if not normalized:
             return Change(files=(), not_parsed=not_parsed)
+    if _AMBIGUOUS_HEADER in normalized:
+        normalized = _quote_ambiguous_headers(normalized)
     try:
         patch = PatchSet(normalized)
     except UnidiffParseError as exc:
@@ -235,6 +237,44 @@ def parse_diff(text: str, max_chars: int = MAX_DIFF_CHARS) -> Change:
         )
     files, refused = _one_per_path(_file_change(pf) for pf in patch)
     return Change(files=files, not_parsed=(*not_parsed, *refused))
+
+
+# A ``diff --git`` line whose path itself holds `` b/`` (``a/x b/y.py b/x b/y.py``): git
+# quotes neither half, and unidiff splits it at the wrong `` b/``, then refuses the file.
+_AMBIGUOUS_HEADER = " b/"
+
+
+def _quote_ambiguous_headers(text: str) -> str:
+    """Quote the paths of each file section whose ``diff --git`` line splits two ways.
+
+    An unchanged path is written twice, so ``a/P b/P`` splits exactly where both halves are
+    equal; that section's header and ``---``/``+++`` lines are rewritten with the path in
+    git's quoted form, spaces as ``\\040``, so no `` b/`` is left to split at (unidiff keeps a
+    quoted name whole; ``unquote_git_path`` undoes it). A rename whose names hold `` b/``
+    cannot be split this way and is left to fail as malformed.
+    """
+    lines = text.split("\n")
+    path: str | None = None
+    for i, line in enumerate(lines):
+        if line.startswith("diff --git a/"):
+            rest = line[len("diff --git a/") :]
+            half = (len(rest) - 3) // 2
+            same = rest[half : half + 3] == " b/" and rest[:half] == rest[half + 3 :]
+            path = rest[:half] if same and rest.count(" b/") > 1 else None
+            if path is not None:
+                lines[i] = f"diff --git {_spaced('a/' + path)} {_spaced('b/' + path)}"
+        elif path is not None and line.startswith(("--- a/", "+++ b/")):
+            if line[6:].rstrip("\t") == path:
+                lines[i] = line[:4] + _spaced(line[4:6] + path)
+        elif line.startswith("@@"):
+            path = None
+    return "\n".join(lines)
+
+
+def _spaced(name: str) -> str:
+    """``name`` in git's quoted form with its spaces escaped, as ``unquote_git_path`` reads."""
+    escaped = name.replace("\\", "\\\\").replace('"', '\\"').replace(" ", "\\040")
+    return f'"{escaped}"'
 
 
 def path_problem(path: str) -> str | None:
