@@ -277,3 +277,26 @@ def test_python_m_code_guard_reads_the_diff_from_stdin(tmp_path: Path) -> None:
     review = Review.model_validate_json(proc.stdout)
     assert [f.file_path for f in review.findings] == ["deploy.env"]
     assert b"Traceback" not in proc.stderr
+
+
+TOKEN = "ghp_" + "abcdefghijklmnopqrstuvwxyzABCDEF0123"  # split: not a token in this file
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "sarif"])
+def test_no_output_format_repeats_a_token_the_change_hard_codes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, fmt: str
+) -> None:
+    """The finding is reported, on its line, but the token itself is not written out: not
+    in the quoted code line (JSON's ``anchor_text``), not in any text a renderer prints."""
+    diff = write(
+        tmp_path,
+        "change.diff",
+        f'--- /dev/null\n+++ b/conf.py\n@@ -0,0 +1,2 @@\n+DEBUG = False\n+GITHUB = "{TOKEN}"\n',
+    )
+    code, out, _ = run(capsys, "review", diff, "--agents", "security", "--format", fmt, "-q")
+    assert code == 0
+    assert TOKEN not in out and TOKEN[4:20] not in out
+    assert "hard-coded secret" in out
+    if fmt == "json":
+        (finding,) = Review.model_validate_json(out).findings
+        assert (finding.line_start, finding.anchor_text) == (2, 'GITHUB = "***"')

@@ -28,7 +28,7 @@ from code_guard.models import AgentState, AgentStatus, Severity
 from code_guard.nofollow import read_beneath, write_replacing
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest, split_lines
-from code_guard.sanitize import redact
+from code_guard.sanitize import redact, redact_review
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 
@@ -173,7 +173,8 @@ def _review(args: argparse.Namespace) -> int:
         _say(f"static analysis only: {options.static_only_reason}")
     progress = None if args.quiet else _progress
     review = asyncio.run(run_review(request, options, make_llm(options), progress=progress))
-    text = RENDERERS[OutputFormat(args.format)](review)
+    # Redacted as the action's comments are: the output is often pasted or uploaded.
+    text = RENDERERS[OutputFormat(args.format)](redact_review(review))
     if args.output:
         try:
             write_replacing(args.output, text)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from code_guard.models import Finding, Review
+from code_guard.sanitize import redact_json
 from code_guard.tools.explanations import explain
 
 
@@ -13,6 +16,12 @@ def explained(finding: Finding) -> Finding:
 
 
 def render_json(review: Review) -> str:
-    """Serialize ``review`` as indented JSON; ``Review.model_validate_json`` reads it back."""
+    """Serialize ``review`` as indented JSON; ``Review.model_validate_json`` reads it back.
+
+    Every string is redacted, the quoted code lines (``anchor_text``, ``removed_line``)
+    included, as in SARIF: the file is uploaded and shared, and a finding about a hard-coded
+    token must not carry the token with it.
+    """
     findings = tuple(explained(f) for f in review.findings)
-    return review.model_copy(update={"findings": findings}).model_dump_json(indent=2) + "\n"
+    data = review.model_copy(update={"findings": findings}).model_dump(mode="json")
+    return json.dumps(redact_json(data), indent=2, ensure_ascii=False) + "\n"
