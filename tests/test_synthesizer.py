@@ -18,6 +18,7 @@ from code_guard.models import (
     SkippedFile,
     Usage,
     Verdict,
+    at_or_above,
 )
 from code_guard.synthesizer import deduplicate, health_score, synthesize, verdict
 
@@ -132,6 +133,18 @@ def test_merge_keeps_the_lead_cwe_or_takes_the_other(make_finding: MakeFinding) 
     other = make_finding(confidence=0.5, cwe_id="CWE-89")
     assert lead.merge(other).cwe_id == "CWE-89"
     assert lead.merge(other) == other.merge(lead)
+
+
+def test_a_merge_is_disputed_only_when_both_findings_are(make_finding: MakeFinding) -> None:
+    disputed = make_finding(severity=Severity.CRITICAL, disputed="the input is a constant")
+    standing = make_finding(severity=Severity.HIGH, sources=("semgrep:py-sql-injection-taint",))
+    merged = disputed.merge(standing)
+    assert merged.severity is Severity.CRITICAL and merged.disputed is None
+    assert merged == standing.merge(disputed)
+    # the gate that ignores disputed findings still fails on the detection nobody disputed
+    assert at_or_above([merged], Severity.HIGH, count_disputed=False)
+    both = disputed.merge(standing.model_copy(update={"disputed": "test code"}))
+    assert both.disputed == "the input is a constant"
 
 
 # --- ranking, score, verdict ----------------------------------------------------------

@@ -188,6 +188,9 @@ class Finding(Frozen):
                 "fix_lines": fixer.fix_lines,
                 "cwe_id": lead.cwe_id or rest.cwe_id,
                 "removed_line": lead.removed_line or rest.removed_line,
+                # Disputed only if both are: a detection the model did not dispute still
+                # stands, so a gate that ignores disputed findings must still see it.
+                "disputed": lead.disputed if rest.disputed is not None else None,
             }
         )
 
