@@ -288,6 +288,64 @@ def test_go_containment_guard_removed() -> None:
     _only(_found("store/open.go", GO_GUARD, head), head, "os.Open(p)", Category.PATH_TRAVERSAL)
 
 
+def test_a_guard_only_deleted_is_reported_on_the_unchanged_sink_below_it() -> None:
+    """A pure deletion: the hunk adds nothing, so the finding goes on the sink it guarded."""
+    guard = "\tif !strings.HasPrefix(p, base+string(os.PathSeparator)) {\n"
+    head = GO_GUARD.replace(guard + "\t\treturn nil, errBadPath\n\t}\n", "")
+    change = _change("store/open.go", GO_GUARD, head)
+    assert not any(ln.kind.value == "+" for h in change.hunks for ln in h.lines)
+    found = _only(find_regressions(change, head), head, "os.Open(p)", Category.PATH_TRAVERSAL)
+    assert found.strong and found.unchanged
+    assert "this unchanged line now runs without it" in found.detail
+
+
+def test_a_python_guard_only_deleted_is_reported_on_the_unchanged_open() -> None:
+    head = PY_GUARD.replace(
+        "    if not path.startswith(root + os.sep):\n        raise PermissionError(name)\n", ""
+    )
+    found = _only(
+        _found("app/files.py", PY_GUARD, head), head, "open(path)", Category.PATH_TRAVERSAL
+    )
+    assert found.unchanged
+
+
+def test_a_deleted_guard_with_no_sink_below_it_in_the_hunk_is_quiet() -> None:
+    base = PY_GUARD.replace(
+        "    with open(path) as handle:\n        return handle.read()\n", "    return path\n"
+    )
+    head = base.replace(
+        "    if not path.startswith(root + os.sep):\n        raise PermissionError(name)\n", ""
+    )
+    assert _found("app/files.py", base, head) == []
+
+
+def test_a_deleted_line_that_is_no_guard_leaves_the_sink_below_quiet() -> None:
+    base = PY_GUARD.replace("    with open(path)", "    log(path)\n    with open(path)")
+    assert _found("app/files.py", base, PY_GUARD) == []
+
+
+def test_a_guard_only_deleted_survives_the_added_lines_filter_of_a_review() -> None:
+    guard = "\tif !strings.HasPrefix(p, base+string(os.PathSeparator)) {\n"
+    head = GO_GUARD.replace(guard + "\t\treturn nil, errBadPath\n\t}\n", "")
+    change = parse_diff(
+        "diff --git a/store/open.go b/store/open.go\n"
+        + "".join(
+            difflib.unified_diff(
+                GO_GUARD.splitlines(keepends=True),
+                head.splitlines(keepends=True),
+                "a/store/open.go",
+                "b/store/open.go",
+            )
+        )
+    )
+    request = ReviewRequest(change=change, contents={"store/open.go": head})
+    review = review_sync(request, ReviewOptions(agents=(AgentName.SECURITY,)))
+    ours = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
+    assert [(f.line_start, f.category) for f in ours] == [
+        (_line_of(head, "os.Open(p)"), Category.PATH_TRAVERSAL)
+    ], review.findings
+
+
 def test_go_url_prefix_check_is_not_path_containment() -> None:
     base = GO_GUARD.replace(
         "strings.HasPrefix(p, base+string(os.PathSeparator))", 'strings.HasPrefix(p, "https://")'

@@ -31,7 +31,10 @@ def is_note(hit: ToolHit) -> bool:
 
 
 def out_of_scope(hit: ToolHit, file: FileChange, options: ReviewOptions) -> bool:
-    """A hit on a line the pull request did not add, when only added lines are reviewed."""
+    """A hit on a line the pull request did not add, when only added lines are reviewed;
+    except a hit about a deletion, on the unchanged line of the hunk that lost its protection."""
+    if hit.on_unchanged_line and file.in_hunk(hit.line):
+        return False
     return options.added_lines_only and not file.is_added(hit.line)
 
 

@@ -52,6 +52,7 @@ _EXIT = re.compile(
 _NEUTRAL = re.compile(r"^\s*[\w.]+\s*=\s*(?:None|nil|null|undefined|\"\"|''|``)\s*;?\s*$")
 _IF = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|else\s+if)\b")
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
+_RECEIVER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.\w+\s*\(")
 _ASSIGNED = re.compile(r"^\s*(?:(?:let|const|var)\s+)?([A-Za-z_][\w.]*)\s*(?::=|=(?!=))")
 _SECRET_NAME = re.compile(
     r"(?i)secret|passw|pwd|token|api_?key|private|credential|salt|signing|auth_?key|_key$|^key$"
@@ -89,6 +90,9 @@ class Regression:
     strong: bool
     title: str
     detail: str
+    # True when ``line`` is an unchanged line of the hunk: the change only deleted the
+    # protection above it and added nothing to comment on instead.
+    unchanged: bool = False
 
     @property
     def rule(self) -> str:
@@ -295,12 +299,19 @@ def _make(
     strong: bool,
     title: str,
     why: str,
+    *,
+    unchanged: bool = False,
 ) -> Regression | None:
     if target.new_number is None or removed.old_number is None:
         return None
+    where = (
+        "this unchanged line now runs without it"
+        if unchanged
+        else "this line is what replaced it"
+    )
     detail = (
         f"Base line {removed.old_number} had `{_clip(removed.text)}`; the change took that "
-        f"protection away and this line is what replaced it. {why}"
+        f"protection away and {where}. {why}"
     )
     return Regression(
         line=target.new_number,
@@ -310,6 +321,7 @@ def _make(
         strong=strong,
         title=title,
         detail=detail,
+        unchanged=unchanged,
     )
 
 
@@ -555,14 +567,14 @@ def _guard(
     if not exits and not any(_EXIT.search(ln.text) or _NEUTRAL.match(ln.text) for ln in body[1:]):
         return None
     condition = removed.text
-    names = [
+    values = [
         n
         for n in dict.fromkeys(m.group(0) for m in _IDENT.finditer(condition))
         if n not in _STOP
         and n.split(".")[0] not in _STOP
-        and len(n) > 1
         and not re.search(rf"{re.escape(n)}\s*\(", condition)
     ]
+    names = [n for n in values if len(n) > 1]
     added = _added(hunk)
     using = [ln for ln in added if _uses(ln.text, names)]
     category = None if entry.category == DERIVE else Category(entry.category)
@@ -574,6 +586,21 @@ def _guard(
     ]
     target = _nearest(sinks, removed, hunk) or _nearest(using, removed, hunk)
     strong = target is not None
+    unchanged = False
+    if target is None:
+        # The change may only have deleted the check (a pure deletion): the sink it guarded
+        # is then an unchanged line below it, which the review can still comment on.
+        # The checked value is often a method's receiver there (`path.startswith(...)`), a
+        # variable the file assigns, unlike a module's name (`os.path`, `strings`).
+        receivers = [
+            m.group(1)
+            for m in _RECEIVER.finditer(condition)
+            if re.search(rf"(?<![\w.]){m.group(1)}\s*(?::=|=(?!=))", scope.base)
+        ]
+        # A sink there is evidence enough to follow a one-letter name (Go's `p`) too.
+        checked = list(dict.fromkeys((*values, *receivers)))
+        target = _guarded_sink_below(scope, hunk, block, checked, category)
+        strong = unchanged = target is not None
     if target is None and category is not None:
         target = _nearest(added, removed, hunk)
     if target is None:
@@ -582,7 +609,25 @@ def _guard(
     if cat is None or scope.protects(cat, target.text) or scope.guarded(cat, target):
         return None
     title = f"Guard removed: the check `{_clip(condition, 80)}` no longer stops bad input"
-    return _make(entry.id, removed, target, cat, strong, title, entry.why)
+    return _make(entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged)
+
+
+def _guarded_sink_below(
+    scope: _Scope, hunk: Hunk, block: _Block, names: Sequence[str], category: Category | None
+) -> HunkLine | None:
+    """The first unchanged line of ``hunk`` below ``block`` that passes one of ``names`` to
+    a sink (of ``category``, when the guard's category is known)."""
+    last = max(hunk.lines.index(ln) for ln in block.removed)
+    for line in hunk.lines[last + 1 :]:
+        if line.kind is not LineKind.CONTEXT or _is_comment(line.text):
+            continue
+        if not _uses(line.text, names):
+            continue
+        if category is not None and scope.cat.is_sink(scope.language, category, line.text):
+            return line
+        if category is None and scope.cat.sink_category(scope.language, line.text):
+            return line
+    return None
 
 
 def _secret_default(

@@ -40,6 +40,7 @@ class RegressionTool(ChangeTool):
                     end_line=found.line,
                     message=f"{found.title}\n{found.detail}",
                     tool_severity="HIGH" if found.strong else "LOW",
+                    on_unchanged_line=found.unchanged,
                 )
                 for found in find_regressions(file, request.text_of(file.path))
             )
