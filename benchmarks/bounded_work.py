@@ -17,7 +17,7 @@ import time
 
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 MODULE = '''\
@@ -81,7 +81,8 @@ def median_seconds(diff: str, repeat: int) -> float:
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
-        review_sync(ReviewRequest(change=parse_diff(diff)), ReviewOptions(offline=True))
+        offline = ReviewOptions(model=ModelOptions(offline=True))
+        review_sync(ReviewRequest(change=parse_diff(diff)), offline)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 

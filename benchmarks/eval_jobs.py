@@ -29,7 +29,7 @@ from pathlib import Path
 from bounded_work import cpu_seconds
 
 from code_guard.evaluation.entry import run_dataset
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.tools.runtime.warm import close_warm_pools
 
 
@@ -46,7 +46,7 @@ def eval_here(dataset: Path | None, jobs: int) -> tuple[float, float]:
     """Wall and CPU seconds of one offline eval of ``dataset`` with ``jobs``, in this process
     (its Bandit worker ended at the end, so its CPU time counts)."""
     started, cpu = time.perf_counter(), cpu_seconds()
-    run_dataset(dataset, ReviewOptions(offline=True), jobs=jobs)
+    run_dataset(dataset, ReviewOptions(model=ModelOptions(offline=True)), jobs=jobs)
     wall = time.perf_counter() - started
     close_warm_pools()
     return wall, cpu_seconds() - cpu

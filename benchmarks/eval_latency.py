@@ -18,13 +18,13 @@ from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import CaseResult
 from code_guard.models import AgentName, Category, Finding, Severity
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 
 def review_latency(dataset: Path | None, jobs: int) -> None:
     """Run the eval offline and print its latency figures."""
     started = time.perf_counter()
-    results = run_dataset(dataset, ReviewOptions(offline=True), jobs=jobs)
+    results = run_dataset(dataset, ReviewOptions(model=ModelOptions(offline=True)), jobs=jobs)
     wall = time.perf_counter() - started
     summary = results.summary
     if summary.latency is None:

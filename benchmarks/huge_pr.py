@@ -21,7 +21,7 @@ from static_review import GO, JS
 
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.runtime.warm import close_warm_pools
 
@@ -75,7 +75,9 @@ def main() -> None:
     added = sum(len(f.added) for f in change.files)
     started = time.perf_counter()
     cpu_before = cpu_seconds()
-    review = review_sync(ReviewRequest(change=change), ReviewOptions(offline=True))
+    review = review_sync(
+        ReviewRequest(change=change), ReviewOptions(model=ModelOptions(offline=True))
+    )
     seconds = time.perf_counter() - started
     close_warm_pools()  # ends the Bandit worker, so its CPU time and memory count below
     cpu = cpu_seconds() - cpu_before

@@ -30,7 +30,7 @@ from code_guard.diff import parse_diff
 from code_guard.engine import run_review
 from code_guard.llm import Completion, LLMClient, LLMSettings, Message, answer_json
 from code_guard.models import AgentName, Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 _EMPTY = answer_json(ModelAnswer(candidates=[], findings=[]))
@@ -78,7 +78,7 @@ def _request(count: int) -> ReviewRequest:
 
 
 def _run(request: ReviewRequest, options: ReviewOptions) -> tuple[float, OneSecondModel]:
-    model = OneSecondModel(LLMSettings.from_options(options))
+    model = OneSecondModel(LLMSettings.from_options(options.model))
     started = time.perf_counter()
     asyncio.run(run_review(request, options, model))
     return time.perf_counter() - started, model
@@ -106,15 +106,17 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
 
-    three = ReviewOptions(model="stand-in", context_tokens=16_384, max_concurrency=4)
+    three = ReviewOptions(
+        model=ModelOptions(name="stand-in", context_tokens=16_384, max_concurrency=4)
+    )
     small = _request(1)
     _report("3 agents, 1 file", [_run(small, three) for _ in range(args.repeat)], 16_384, 4)
 
     chunked = ReviewOptions(
-        model="stand-in",
-        agents=(AgentName.SECURITY,),
-        context_tokens=16_384,
-        max_concurrency=args.concurrency,
+        analysis=AnalysisOptions(agents=(AgentName.SECURITY,)),
+        model=ModelOptions(
+            name="stand-in", context_tokens=16_384, max_concurrency=args.concurrency
+        ),
     )
     big = _request(args.files)
     runs = [_run(big, chunked) for _ in range(args.repeat)]

@@ -27,14 +27,14 @@ from code_guard.diff import Change, decode_diff, parse_diff
 from code_guard.engine import run_review
 from code_guard.evaluation.dataset import list_case_files, load_case
 from code_guard.evaluation.metrics import percentile
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest, split_lines
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import run_process
 from code_guard.tools.semgrep.tool import rules_file, semgrep_core
 
 REPO = Path(__file__).resolve().parents[1]
-OFFLINE = ReviewOptions(offline=True)
+OFFLINE = ReviewOptions(model=ModelOptions(offline=True))
 
 # A small file that each analyser reads: what one tool run costs beyond its start-up.
 _PYTHON_SAMPLE = """\

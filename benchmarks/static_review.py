@@ -19,7 +19,7 @@ from bounded_work import cpu_seconds, python_diff
 
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.runtime.warm import close_warm_pools
 
@@ -59,7 +59,7 @@ def median_seconds(diff: str, repeat: int) -> tuple[float, float]:
     times, cpu = [], []
     for _ in range(repeat):
         started, cpu_before = time.perf_counter(), cpu_seconds()
-        review_sync(ReviewRequest(change=change), ReviewOptions(offline=True))
+        review_sync(ReviewRequest(change=change), ReviewOptions(model=ModelOptions(offline=True)))
         times.append(time.perf_counter() - started)
         close_warm_pools()  # each review starts its Bandit worker, as a one-shot review does
         cpu.append(cpu_seconds() - cpu_before)

@@ -39,11 +39,11 @@ import json, sys, time
 payload = json.load(sys.stdin)
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
-from code_guard.options import ReviewOptions
+from code_guard.options import build_options
 from code_guard.request import ReviewRequest
 started = time.perf_counter()
 request = ReviewRequest(change=parse_diff(payload["diff"]), contents=payload["contents"])
-review = review_sync(request, ReviewOptions(offline=True))
+review = review_sync(request, build_options({"offline": True}))
 print(json.dumps({"seconds": time.perf_counter() - started, "findings": len(review.findings)}))
 """
 

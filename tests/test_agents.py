@@ -24,7 +24,7 @@ from code_guard.diff import parse_diff
 from code_guard.errors import PermanentModelError, ToolError, TransientModelError
 from code_guard.llm import Completion, LLMClient, grammar_friendly
 from code_guard.models import AgentName, AgentReport, AgentState, Category, Severity, Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
 
@@ -107,7 +107,7 @@ def run_agent(
         request=ReviewRequest(change=change, title=title, body=body),
         files=change.reviewable_files,
         workspace=tmp_path,
-        options=ReviewOptions(model=llm.model if llm else None, added_lines_only=added_lines_only),
+        options=AnalysisOptions(added_lines_only=added_lines_only),
         llm=llm,
     )
     return asyncio.run(ScriptedSecurityAgent(*tools).review(ctx))
@@ -422,7 +422,7 @@ def test_every_agent_asks_about_the_removed_lines(agent: Agent, asks: str) -> No
         request=ReviewRequest(change=change),
         files=change.reviewable_files,
         workspace=Path("."),
-        options=ReviewOptions(),
+        options=AnalysisOptions(),
     )
     system = agent._messages(ctx, [], [])[0]["content"]
     assert f"You are the {agent.name.value} reviewer" in system

@@ -9,7 +9,7 @@ from code_guard.baseline import PreExisting, signature
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.models import Category, Review
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 
@@ -23,7 +23,7 @@ def change_of(path: str, old: str, new: str, *, all_findings: bool = False) -> R
     )
     diff = f"diff --git a/{path} b/{path}\n" + diff
     request = ReviewRequest(change=parse_diff(diff), contents={path: new})
-    return review_sync(request, ReviewOptions(all_findings=all_findings))
+    return review_sync(request, ReviewOptions(analysis=AnalysisOptions(all_findings=all_findings)))
 
 
 OLD = """\

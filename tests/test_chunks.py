@@ -17,7 +17,7 @@ from code_guard.agents import chunks
 from code_guard.diff import parse_diff
 from code_guard.engine import run_review
 from code_guard.models import AgentName, Outcome, Review
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.report.plain import plain_line
 from code_guard.request import ReviewRequest
@@ -25,7 +25,9 @@ from code_guard.request import ReviewRequest
 if TYPE_CHECKING:
     from conftest import FakeLLM, MakeAnswer, MakeLLM, NewFileDiff
 
-SECURITY = ReviewOptions(model="gpt-4o-mini", agents=(AgentName.SECURITY,))
+SECURITY = ReviewOptions(
+    analysis=AnalysisOptions(agents=(AgentName.SECURITY,)), model=ModelOptions(name="gpt-4o-mini")
+)
 _CANDIDATE_RE = re.compile(r"^C\d+: ", re.MULTILINE)
 
 

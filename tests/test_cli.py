@@ -153,6 +153,11 @@ def test_bad_flags(
         ("agents: [security]\nsevere: true\n", ("guard.yml", "unknown option 'severe'")),
         ("- just\n- a list\n", ("guard.yml", "must hold a mapping of options")),
         ("min-confidence: lots\n", ("invalid min-confidence",)),
+        # one bad value in each part of the options: analysis, model, gate, publishing
+        ("context-lines: 500\n", ("invalid context-lines", "(got 500)")),
+        ("max-cost-usd: -1\n", ("invalid max-cost-usd", "(got -1)")),
+        ("gate-disputed: maybe\n", ("invalid gate-disputed", "(got 'maybe')")),
+        ("inline-confidence: 2\n", ("invalid inline-confidence", "(got 2)")),
         pytest.param(
             "fail-on: [high\nmodel: x\n",
             ("guard.yml", "is not valid YAML"),

@@ -21,7 +21,7 @@ from code_guard.engine import review_sync, run_review, select_files
 from code_guard.errors import PermanentModelError
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, AgentState, AgentStatus, Review, SkippedFile, Verdict
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest
 from code_guard.workspace import materialize
@@ -40,7 +40,10 @@ MIXED = (
     "--- /dev/null\n+++ b/vendor/lib/x.txt\n@@ -0,0 +1 @@\n+vendored();\n"
     "--- /dev/null\n+++ b/docs/guide.md\n@@ -0,0 +1 @@\n+# Guide\n"
 )
-MODEL = ReviewOptions(model="gpt-4o-mini", agents=(AgentName.SECURITY, AgentName.STYLE))
+MODEL = ReviewOptions(
+    analysis=AnalysisOptions(agents=(AgentName.SECURITY, AgentName.STYLE)),
+    model=ModelOptions(name="gpt-4o-mini"),
+)
 
 
 def review(request: ReviewRequest, options: ReviewOptions, llm: LLMClient | None = None) -> Review:
@@ -97,7 +100,9 @@ def test_paths_ignore_raises_no_deprecation_warning() -> None:
 
 
 def test_deleted_files_are_neither_reviewed_nor_skipped() -> None:
-    review_ = review(request_for(MIXED), ReviewOptions(agents=(AgentName.STYLE,)))
+    review_ = review(
+        request_for(MIXED), ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.STYLE,)))
+    )
     # (a vendored file the change adds is its own declaration: reviewed, see test_generated)
     assert review_.files_reviewed == ("app.txt", "vendor/lib/x.txt", "docs/guide.md")
     skipped = {s.path: s.reason for s in review_.files_not_reviewed}
@@ -135,7 +140,9 @@ def test_workspace_never_writes_outside_itself(temp_root: Path) -> None:
 
 
 def test_traversal_path_is_skipped_by_the_review(temp_root: Path) -> None:
-    result = review(request_for(MIXED), ReviewOptions(agents=(AgentName.SECURITY,)))
+    result = review(
+        request_for(MIXED), ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    )
     assert ESCAPE_REFUSED in result.files_not_reviewed
     assert all_files(temp_root.parent) == []
 
@@ -153,7 +160,7 @@ def test_one_failing_agent_never_yields_approve(fake_llm: MakeLLM, answer: MakeA
             "style": [answer()],
         }
     )
-    result = review(request_for(CLEAN), ReviewOptions(model="gpt-4o-mini"), llm)
+    result = review(request_for(CLEAN), ReviewOptions(model=ModelOptions(name="gpt-4o-mini")), llm)
     states = {a.agent: (a.state, a.reason) for a in result.agents}
     assert states == {
         AgentName.SECURITY: (
@@ -198,7 +205,7 @@ def test_model_review_is_not_static_only(fake_llm: MakeLLM, answer: MakeAnswer) 
     [
         (ReviewOptions(), "no model is configured (set --model, or the action's `model` input)"),
         (
-            ReviewOptions(model="gpt-4o-mini", offline=True),
+            ReviewOptions(model=ModelOptions(name="gpt-4o-mini", offline=True)),
             "offline mode was requested (--offline)",
         ),
     ],
@@ -215,7 +222,7 @@ def test_static_only_review_says_why_and_never_calls_the_model(
 
 
 def test_static_only_review_says_so_in_every_format() -> None:
-    result = review(request_for(CLEAN), ReviewOptions(offline=True))
+    result = review(request_for(CLEAN), ReviewOptions(model=ModelOptions(offline=True)))
     reason = "offline mode was requested (--offline)"
     data = json.loads(RENDERERS[OutputFormat.JSON](result))
     assert (data["static_only"], data["static_only_reason"]) == (True, reason)
@@ -239,14 +246,18 @@ def test_progress_reports_each_agent_once() -> None:
 
 
 def test_review_sync_runs_the_same_review() -> None:
-    result = review_sync(request_for(CLEAN), ReviewOptions(agents=(AgentName.STYLE,)))
+    result = review_sync(
+        request_for(CLEAN), ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.STYLE,)))
+    )
     assert [a.agent for a in result.agents] == [AgentName.STYLE]
     assert result.verdict is Verdict.APPROVE
 
 
 def test_min_confidence_filters_the_review(fake_llm: MakeLLM) -> None:
     diff = '--- /dev/null\n+++ b/deploy.env\n@@ -0,0 +1 @@\n+AWS_KEY="AKIAIOSFODNN7EXAMPLE"\n'
-    options = ReviewOptions(agents=(AgentName.SECURITY,), min_confidence=0.9)
+    options = ReviewOptions(
+        analysis=AnalysisOptions(agents=(AgentName.SECURITY,), min_confidence=0.9)
+    )
     assert review(request_for(diff), options).findings == ()
 
 
@@ -260,7 +271,8 @@ def test_model_findings_on_ignored_files_are_dropped(
     stray = model_finding("eval(input);", 1, file_path="vendor/lib.txt")
     llm = fake_llm(answer(stray))
     options = ReviewOptions(
-        model="gpt-4o-mini", agents=(AgentName.STYLE,), paths_ignore=("vendor/**",)
+        analysis=AnalysisOptions(agents=(AgentName.STYLE,), paths_ignore=("vendor/**",)),
+        model=ModelOptions(name="gpt-4o-mini"),
     )
     result = review(request_for(diff), options, llm)
     assert [s.path for s in result.files_not_reviewed] == ["vendor/lib.txt"]

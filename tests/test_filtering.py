@@ -5,7 +5,7 @@ from __future__ import annotations
 from code_guard.agents.filtering import finding_for, honoured_suppression, out_of_scope
 from code_guard.diff import parse_diff
 from code_guard.models import AgentName, Category
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import ToolHit
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, lookup
@@ -36,25 +36,25 @@ def keep_all(_hit: ToolHit, _line: str) -> bool:
 
 
 def test_an_unsuppressed_hit_on_an_added_line_is_a_finding_with_its_rewrite() -> None:
-    found = finding_for(AgentName.SECURITY, hit(3), request(), ReviewOptions(), keep_all)
+    found = finding_for(AgentName.SECURITY, hit(3), request(), AnalysisOptions(), keep_all)
     assert found is not None and found.category is Category.INSECURE_DESERIALIZATION
     assert found.suggested_fix is not None and "safe_load" in found.suggested_fix
     assert found.suppressed_in_pr is None
 
 
 def test_a_suppression_the_pull_request_adds_marks_a_high_finding_instead_of_hiding_it() -> None:
-    found = finding_for(AgentName.SECURITY, hit(2), request(), ReviewOptions(), keep_all)
+    found = finding_for(AgentName.SECURITY, hit(2), request(), AnalysisOptions(), keep_all)
     assert found is not None and found.suppressed_in_pr == "# nosec"
-    honour = ReviewOptions(pr_suppressions="honor")
+    honour = AnalysisOptions(pr_suppressions="honor")
     assert finding_for(AgentName.SECURITY, hit(2), request(), honour, keep_all) is None
 
 
 def test_each_filter_drops_what_it_names() -> None:
-    req, options = request(), ReviewOptions()
+    req, options = request(), AnalysisOptions()
     file = req.change.file("app/load.py")
     assert file is not None
     assert out_of_scope(hit(1), file, options)  # a context line
-    assert not out_of_scope(hit(1), file, ReviewOptions(added_lines_only=False))
+    assert not out_of_scope(hit(1), file, AnalysisOptions(added_lines_only=False))
     info = lookup("bandit", "B506")
     assert info is not None
     assert not honoured_suppression(None, hit(2), info, file, options)

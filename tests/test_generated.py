@@ -10,7 +10,7 @@ from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.generated import Attributes, skip_reason
 from code_guard.models import Category, Outcome, Severity
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 EVAL = "x = eval(input())"
@@ -64,7 +64,9 @@ def test_files_exempt_on_the_base_are_listed_and_the_rest_reviewed() -> None:
     assert {s.path for s in review.files_not_reviewed} == {"vendor/lib/x.py", "gen/y.py"}
     assert review.outcome is Outcome.REVIEWED
     assert review.warnings == ()
-    everything = review_sync(request, ReviewOptions(review_generated=True))
+    everything = review_sync(
+        request, ReviewOptions(analysis=AnalysisOptions(review_generated=True))
+    )
     assert {f.file_path for f in everything.findings} == {"app.py", "vendor/lib/x.py", "gen/y.py"}
 
 
@@ -111,7 +113,9 @@ def test_an_exemption_the_change_grants_itself_is_not_trusted(name: str) -> None
     assert len(review.warnings) == 1
     assert f"{finding.file_path} (" in review.warnings[0]
     # pr-suppressions: honor restores the skip
-    honoured = review_sync(request, ReviewOptions(pr_suppressions="honor"))
+    honoured = review_sync(
+        request, ReviewOptions(analysis=AnalysisOptions(pr_suppressions="honor"))
+    )
     assert honoured.findings == ()
     assert finding.file_path in {s.path for s in honoured.files_not_reviewed}
 

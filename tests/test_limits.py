@@ -12,7 +12,7 @@ from code_guard.diff import parse_diff
 from code_guard.engine import review_sync, run_review
 from code_guard.limits import MAX_FILE_LINES, MAX_LINE_CHARS
 from code_guard.models import AgentState, Category, Outcome
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.secrets.tool import SecretsTool
 
@@ -76,7 +76,7 @@ def test_a_secret_among_many_blank_lines_is_found_on_its_own_line() -> None:
 
 def test_a_review_out_of_time_reports_partial() -> None:
     diff = added_file("a.py", "a = eval(input())")
-    options = ReviewOptions(time_budget=1e-9)
+    options = ReviewOptions(analysis=AnalysisOptions(time_budget=1e-9))
     result = asyncio.run(run_review(ReviewRequest(change=parse_diff(diff)), options))
     assert result.outcome is Outcome.PARTIAL or result.outcome is Outcome.FAILED
     assert all(a.state is AgentState.FAILED for a in result.agents)

@@ -20,7 +20,7 @@ from code_guard.litellm_client import LiteLLMClient
 from code_guard.llm import DEFAULT_CONTEXT_TOKENS, Answer, Completion, LLMClient, LLMSettings
 from code_guard.model_client import make_llm
 from code_guard.models import Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions
 
 if TYPE_CHECKING:
     from conftest import MakeLLM, RecordingSleep
@@ -164,8 +164,8 @@ def test_the_repair_call_is_retried_too(fake_llm: MakeLLM, sleep: RecordingSleep
 
 
 def test_settings_come_from_options() -> None:
-    options = ReviewOptions(
-        model="ollama/qwen2.5",
+    options = ModelOptions(
+        name="ollama/qwen2.5",
         api_base="http://127.0.0.1:11434",
         temperature=0.3,
         timeout_s=9,
@@ -185,9 +185,9 @@ def test_settings_come_from_options() -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [ReviewOptions(), ReviewOptions(model="gpt-4o-mini", offline=True)]
+    "options", [ModelOptions(), ModelOptions(name="gpt-4o-mini", offline=True)]
 )
-def test_no_client_for_a_static_only_review(options: ReviewOptions) -> None:
+def test_no_client_for_a_static_only_review(options: ModelOptions) -> None:
     assert make_llm(options) is None
 
 
@@ -224,7 +224,7 @@ def rate_limit(litellm: ModuleType, headers: dict[str, str]) -> Exception:
 
 @uses_litellm
 def test_make_llm_builds_a_litellm_client(litellm: ModuleType) -> None:
-    client = make_llm(ReviewOptions(model="gpt-4o-mini", max_retries=2))
+    client = make_llm(ModelOptions(name="gpt-4o-mini", max_retries=2))
     assert isinstance(client, LiteLLMClient)
     assert (client.model, client.settings.max_retries) == ("gpt-4o-mini", 2)
 

@@ -27,7 +27,7 @@ from code_guard.errors import PermanentModelError
 from code_guard.litellm_client import LiteLLMClient
 from code_guard.llm import Answer, LLMSettings, answer_json
 from code_guard.models import AgentName, AgentState, Category, Severity, Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 if TYPE_CHECKING:
@@ -343,13 +343,13 @@ def test_a_review_against_the_server(
         }
     )
     server.expect_request(PATH, method="POST").respond_with_handler(stand_in)
-    options = ReviewOptions(model=MODEL, api_base=server.url_for("/v1"), max_retries=0)
+    model = ModelOptions(name=MODEL, api_base=server.url_for("/v1"), max_retries=0)
     client = LiteLLMClient(
-        LLMSettings.from_options(options), extra={"api_key": "sk-test"}, sleep=sleep
+        LLMSettings.from_options(model), extra={"api_key": "sk-test"}, sleep=sleep
     )
     request = ReviewRequest(change=parse_diff(new_file_diff("app.py", APP_PY)))
 
-    review = asyncio.run(run_review(request, options, client))
+    review = asyncio.run(run_review(request, ReviewOptions(model=model), client))
 
     assert sorted(stand_in.seen) == ["performance", "security", "style"]
     assert (review.static_only, review.static_only_reason) == (False, None)

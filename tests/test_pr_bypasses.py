@@ -14,7 +14,7 @@ import yaml
 from code_guard.cli import EXIT_FINDINGS, EXIT_INCOMPLETE, main
 from code_guard.limits import MAX_LINE_CHARS
 from code_guard.models import FIX_CHARS, Outcome, Review, Verdict
-from code_guard.options import DEFAULT_TIME_BUDGET_MIN, ReviewOptions
+from code_guard.options import DEFAULT_TIME_BUDGET_MIN, ReviewOptions, build_options
 from code_guard.tools.semgrep.tool import rules_file, run_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,8 +158,8 @@ def test_a_fix_too_long_to_hold_is_dropped_with_a_note(
 
 
 def test_a_review_has_a_time_budget_by_default_that_users_can_raise() -> None:
-    assert ReviewOptions().time_budget == DEFAULT_TIME_BUDGET_MIN == 20
-    assert ReviewOptions(time_budget=90).time_budget == 90
+    assert ReviewOptions().analysis.time_budget == DEFAULT_TIME_BUDGET_MIN == 20
+    assert build_options({"time_budget": 90}).analysis.time_budget == 90
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     assert "Default: `20`" in action["inputs"]["time-budget"]["description"]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
-from code_guard.options import ReviewOptions
+from code_guard.options import build_options
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.python.performance import PythonAstTool
@@ -103,7 +103,7 @@ def test_constant_shell_commands_are_quiet_and_dynamic_ones_are_flagged() -> Non
         "@@ -0,0 +1,5 @@\n+import os\n+\n+os.system(\"ls -la\")\n+\n"
         "+os.system(\"tar czf \" + name)\n"
     )
-    options = ReviewOptions.model_validate({"agents": "security"})
+    options = build_options({"agents": "security"})
     review = review_sync(ReviewRequest(change=parse_diff(diff)), options)
     assert [(f.line_start, f.category.value) for f in review.findings] == [
         (5, "command_injection")

@@ -13,7 +13,7 @@ import pytest
 from code_guard.diff import FileChange, parse_diff
 from code_guard.engine import review_sync
 from code_guard.models import AgentName, Category
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.regressions.catalogue import CatalogueError, Kind, catalogue, parse
 from code_guard.regressions.detector import Regression, find_regressions
 from code_guard.regressions.rules import TOOL, regression_rules
@@ -339,7 +339,8 @@ def test_a_guard_only_deleted_survives_the_added_lines_filter_of_a_review() -> N
         )
     )
     request = ReviewRequest(change=change, contents={"store/open.go": head})
-    review = review_sync(request, ReviewOptions(agents=(AgentName.SECURITY,)))
+    options = ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    review = review_sync(request, options)
     ours = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
     assert [(f.line_start, f.category) for f in ours] == [
         (_line_of(head, "os.Open(p)"), Category.PATH_TRAVERSAL)
@@ -433,7 +434,9 @@ def test_the_security_agent_reports_a_regression_through_the_pipeline() -> None:
         )
     )
     request = ReviewRequest(change=change, contents={"app/settings.py": head})
-    review = review_sync(request, ReviewOptions(agents=(AgentName.SECURITY,)))
+    review = review_sync(
+        request, ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    )
     ours = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
     assert ours, review.findings
     assert ours[0].line_start == _line_of(head, "yaml.load(")

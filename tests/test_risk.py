@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from code_guard.diff import parse_diff
 from code_guard.engine import run_review
 from code_guard.models import AgentName
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 from code_guard.risk import by_risk, language_rank
 
@@ -56,7 +56,10 @@ def test_a_capped_model_review_spends_its_calls_on_source_first(
         otherwise=answer(), context_tokens=4_096, max_output_tokens=512, max_concurrency=1,
         max_tokens=100,
     )  # fmt: skip
-    options = ReviewOptions(model="gpt-4o-mini", agents=(AgentName.SECURITY,))
+    options = ReviewOptions(
+        analysis=AnalysisOptions(agents=(AgentName.SECURITY,)),
+        model=ModelOptions(name="gpt-4o-mini"),
+    )
     review = asyncio.run(run_review(request, options, llm))
     assert len(llm.calls) == 1
     assert "### app/views.py" in llm.calls[0].user

@@ -18,7 +18,7 @@ from code_guard.agents.security import SecurityAgent
 from code_guard.agents.style import StyleAgent
 from code_guard.diff import parse_diff
 from code_guard.models import AgentName, AgentReport, AgentState, Category, Severity
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool
@@ -133,7 +133,7 @@ def context() -> Iterator[AgentContext]:
     request = ReviewRequest(change=change)
     with materialize(request, tuple(FILES)) as workspace:
         yield AgentContext(
-            request=request, files=change.files, workspace=workspace.root, options=ReviewOptions()
+            request=request, files=change.files, workspace=workspace.root, options=AnalysisOptions()
         )
 
 

@@ -48,7 +48,7 @@ def options_from_args(
     args: argparse.Namespace, config: dict[str, Any] | None = None, **extra: Any
 ) -> ReviewOptions:
     """Config file values (``config``, else read from ``--config``), then flags given on the
-    command line, then ``extra``."""
+    command line, then ``extra``, by flat option name (``options.FLAT_KEYS``)."""
     values = dict(config_values(args) if config is None else config)
     for name in (
         "model", "api_base", "agents", "min_confidence",

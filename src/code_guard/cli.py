@@ -169,10 +169,10 @@ def _review(args: argparse.Namespace) -> int:
         contents=_contents(change, args.root),
         gitattributes=_read_text(args.root / ".gitattributes"),
     )
-    if not options.uses_model and not args.quiet:
-        _say(f"static analysis only: {options.static_only_reason}")
+    if not options.model.enabled and not args.quiet:
+        _say(f"static analysis only: {options.model.static_only_reason}")
     progress = None if args.quiet else _progress
-    review = asyncio.run(run_review(request, options, make_llm(options), progress=progress))
+    review = asyncio.run(run_review(request, options, make_llm(options.model), progress=progress))
     # Redacted as the action's comments are: the output is often pasted or uploaded.
     text = RENDERERS[OutputFormat(args.format)](redact_review(review))
     if args.output:
@@ -182,12 +182,12 @@ def _review(args: argparse.Namespace) -> int:
             raise InputError(f"cannot write --output {args.output}: {exc.strerror}") from exc
     else:
         sys.stdout.write(text)
-    fail_on = options.fail_on
-    if fail_on and review.at_or_above(fail_on, count_disputed=options.gate_disputed):
+    gate = options.gate
+    if gate.fail_on and review.at_or_above(gate.fail_on, count_disputed=gate.count_disputed):
         return EXIT_FINDINGS
     if not review.complete:
         reason = review.outcome_reasons[0] if review.outcome_reasons else "see the report"
-        if options.on_error == "fail":
+        if gate.on_error == "fail":
             _say(f"error: review {review.outcome.value}: {reason} (--on-error warn to allow)")
             return EXIT_INCOMPLETE
         _say(f"warning: review {review.outcome.value}: {reason}")

@@ -26,7 +26,7 @@ from code_guard.models import (
     SkippedFile,
     clip,
 )
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.request import ReviewRequest, split_lines
 from code_guard.risk import by_risk
 from code_guard.synthesizer import synthesize
@@ -91,18 +91,19 @@ async def run_review(
     ``llm`` is ignored when ``options`` say the review is static-only (offline, or no model).
     """
     started = time.perf_counter()
-    files, skipped = select_files(request.change.files, options.paths_ignore)
+    analysis, gate = options.analysis, options.gate
+    files, skipped = select_files(request.change.files, analysis.paths_ignore)
     files, generated, declared = (
         (files, (), {})
-        if options.review_generated
-        else skip_generated(request, files, trust_pr=options.pr_suppressions == "honor")
+        if analysis.review_generated
+        else skip_generated(request, files, trust_pr=analysis.pr_suppressions == "honor")
     )
     files, too_large = within_caps(request, files)
     files = by_risk(files)
     skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
-    model = llm if options.uses_model else None
-    static_reason = None if model is not None else options.static_only_reason
-    if options.uses_model and llm is None:
+    model = llm if options.model.enabled else None
+    static_reason = None if model is not None else options.model.static_only_reason
+    if options.model.enabled and llm is None:
         static_reason = "the model client could not be created"
     base_request = _base_request(request, files)
     with (
@@ -114,17 +115,17 @@ async def run_review(
             request=request,
             files=files,
             workspace=workspace.root,
-            options=options,
+            options=analysis,
             llm=model,
             disk_paths=workspace.disk,
             real_path=workspace.real_path,
             base=_base_side(request, base_request, base_workspace),
         )
-        deadline = _deadline(options)
+        deadline = _deadline(analysis)
         token = DEADLINE.set(deadline)
         try:
             reports = await asyncio.gather(
-                *(_run_agent(name, ctx, progress, deadline) for name in options.agents)
+                *(_run_agent(name, ctx, progress, deadline) for name in analysis.agents)
             )
         finally:
             DEADLINE.reset(token)
@@ -132,15 +133,15 @@ async def run_review(
         reports = [_distrust(report, declared) for report in reports]
     return synthesize(
         reports,
-        min_confidence=options.min_confidence,
+        min_confidence=analysis.min_confidence,
         static_reason=static_reason,
         files_reviewed=[f.path for f in files],
         files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
         nothing_to_review=_nothing_to_review(request),
         warnings=(*injection_warnings(request), *_declared_warning(declared)),
-        fail_on=options.fail_on,
-        gate_disputed=options.gate_disputed,
+        fail_on=gate.fail_on,
+        gate_disputed=gate.count_disputed,
     )
 
 
@@ -278,7 +279,7 @@ def _nothing_to_review(request: ReviewRequest) -> bool:
     return bool(files) and all(f.status in content_free for f in files)
 
 
-def _deadline(options: ReviewOptions) -> float | None:
+def _deadline(options: AnalysisOptions) -> float | None:
     if options.time_budget is None:
         return None
     return time.monotonic() + options.time_budget * 60

@@ -22,7 +22,7 @@ from tenacity.wait import wait_random_exponential
 
 from code_guard.errors import BudgetExhaustedError, InvalidAnswerError, TransientModelError
 from code_guard.models import Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
@@ -58,7 +58,7 @@ class Answer(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class LLMSettings:
-    """Per-call settings, taken from ``ReviewOptions``."""
+    """Per-call settings, taken from ``ModelOptions``."""
 
     model: str
     temperature: float = 0.0
@@ -74,10 +74,10 @@ class LLMSettings:
     max_cost_usd: float | None = None
 
     @classmethod
-    def from_options(cls, options: ReviewOptions) -> LLMSettings:
-        """Build settings from review options (which must name a model)."""
+    def from_options(cls, options: ModelOptions) -> LLMSettings:
+        """Build settings from a review's model options (which must name a model)."""
         return cls(
-            model=options.model or "",
+            model=options.name or "",
             temperature=options.temperature,
             timeout_s=options.timeout_s,
             max_retries=options.max_retries,

@@ -6,12 +6,12 @@ Apart from ``llm`` so that the interface module never imports its litellm implem
 from __future__ import annotations
 
 from code_guard.llm import LLMClient, LLMSettings
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions
 
 
-def make_llm(options: ReviewOptions) -> LLMClient | None:
-    """The client for ``options``, or None when the review is static-only."""
-    if not options.uses_model:
+def make_llm(options: ModelOptions) -> LLMClient | None:
+    """The client for a review's model options, or None when the review is static-only."""
+    if not options.enabled:
         return None
     from code_guard.litellm_client import LiteLLMClient, start_import
 

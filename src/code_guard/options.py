@@ -1,7 +1,15 @@
 """The frozen options of a review, parsed once from CLI flags, action inputs or a config file.
 
-Configuration flows down: the entrypoint builds one ``ReviewOptions`` and passes it to the
-constructors that need it; nothing reads settings from globals or the environment later.
+Configuration flows down: the entrypoint builds one ``ReviewOptions`` and passes it, or the
+part of it each needs, to the constructors that use it; nothing reads settings from globals or
+the environment later. ``ReviewOptions`` holds one frozen part per concern: what the review
+analyses and reports (``AnalysisOptions``, for the engine and agents), the model and its
+budget (``ModelOptions``, for the model client), when the run fails (``GateOptions``) and how
+the action posts findings (``PublishingOptions``).
+
+Users write flat names (``model``, ``fail-on``, ``max-tokens``, as config-file keys, flags and
+action inputs); ``FLAT_KEYS`` maps each onto its part, and ``build_options`` is the one place
+that reads them.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from urllib.parse import urlsplit
 
 import yaml
 from pydantic import Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from code_guard.errors import ConfigError
 from code_guard.models import AgentName, Frozen, Severity
@@ -26,32 +35,65 @@ ALL_AGENTS: tuple[AgentName, ...] = tuple(AgentName)
 DEFAULT_TIME_BUDGET_MIN = 20.0
 
 
-class ReviewOptions(Frozen):
-    """Everything that shapes one review. The defaults are the offline, static-only review."""
+class AnalysisOptions(Frozen):
+    """What the review analyses and which findings it keeps: the engine's and agents' part."""
 
-    model: str | None = Field(default=None, description="litellm model name; None = offline")
-    api_base: str | None = Field(default=None, description="base URL of the model server")
-    offline: bool = Field(default=False, description="never call a model, even if one is set")
     agents: tuple[AgentName, ...] = ALL_AGENTS
-    fail_on: Severity | None = Severity.HIGH
-    min_confidence: float = Field(default=0.0, ge=0.0, le=1.0)
-    inline_confidence: float = Field(
-        default=0.7,
-        ge=0.0,
-        le=1.0,
-        description="the action posts inline only findings this confident; the rest go in "
-        "its summary comment (0.7: taint flows and strong rules, not bare weak patterns)",
-    )
     paths_ignore: tuple[str, ...] = ()
     added_lines_only: bool = Field(
         default=True, description="report only findings on lines the change added"
     )
+    all_findings: bool = Field(
+        default=False,
+        description="also report issues on changed lines that were there before the change",
+    )
+    review_generated: bool = Field(
+        default=False,
+        description="also review lock files, vendored and generated code (skipped by default)",
+    )
+    pr_suppressions: str = Field(
+        default="report",
+        pattern=r"^(report|honor)$",
+        description="report: suppression comments the PR adds, and the generated or vendored "
+        "declarations it makes (a new vendor/ file, an added @generated marker, a new "
+        ".gitattributes pattern), do not hide high+ findings; honor: they do",
+    )
+    min_confidence: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="the review drops findings below this"
+    )
+    context_lines: int = Field(
+        default=20, ge=0, le=200, description="lines around each hunk the agents show the model"
+    )
+    time_budget: float | None = Field(
+        default=DEFAULT_TIME_BUDGET_MIN,
+        gt=0.0,
+        description="minutes the whole review may take; what is not done by then is listed "
+        "and the review is partial (20 by default: a crafted file must not hold a runner "
+        "for hours; raise it for very large changes)",
+    )
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _parse_agents(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list | tuple) and not value:
+            names = ", ".join(a.value for a in ALL_AGENTS)
+            raise ValueError(f"no agent selected (choose from: {names})")
+        return value
+
+
+class ModelOptions(Frozen):
+    """Which model the review calls, how, and what it may spend: the model client's part."""
+
+    name: str | None = Field(default=None, description="litellm model name; None = offline")
+    api_base: str | None = Field(default=None, description="base URL of the model server")
+    offline: bool = Field(default=False, description="never call a model, even if one is set")
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     timeout_s: float = Field(default=120.0, gt=0.0, description="timeout of one model call")
     max_retries: int = Field(default=4, ge=0, le=10)
     max_output_tokens: int = Field(default=4096, ge=256)
     schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
-    context_lines: int = Field(default=20, ge=0, le=200)
     context_tokens: int | None = Field(
         default=None,
         ge=2048,
@@ -66,47 +108,6 @@ class ReviewOptions(Frozen):
     max_cost_usd: float | None = Field(
         default=None, gt=0.0, description="dollars the review may spend on the model in all"
     )
-    review_generated: bool = Field(
-        default=False,
-        description="also review lock files, vendored and generated code (skipped by default)",
-    )
-    all_findings: bool = Field(
-        default=False,
-        description="also report issues on changed lines that were there before the change",
-    )
-    pr_suppressions: str = Field(
-        default="report",
-        pattern=r"^(report|honor)$",
-        description="report: suppression comments the PR adds, and the generated or vendored "
-        "declarations it makes (a new vendor/ file, an added @generated marker, a new "
-        ".gitattributes pattern), do not hide high+ findings; honor: they do",
-    )
-    gate_disputed: bool = Field(
-        default=True,
-        description="fail-on counts findings the model disputed (the model can be misled)",
-    )
-    time_budget: float | None = Field(
-        default=DEFAULT_TIME_BUDGET_MIN,
-        gt=0.0,
-        description="minutes the whole review may take; what is not done by then is listed "
-        "and the review is partial (20 by default: a crafted file must not hold a runner "
-        "for hours; raise it for very large changes)",
-    )
-    on_error: str = Field(
-        default="fail",
-        pattern=r"^(fail|warn)$",
-        description="fail: a partial or failed review fails the run; warn: it only says so",
-    )
-
-    @field_validator("agents", mode="before")
-    @classmethod
-    def _parse_agents(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
-        if isinstance(value, list | tuple) and not value:
-            names = ", ".join(a.value for a in ALL_AGENTS)
-            raise ValueError(f"no agent selected (choose from: {names})")
-        return value
 
     @field_validator("api_base")
     @classmethod
@@ -123,6 +124,35 @@ class ReviewOptions(Frozen):
                              "provider's environment variable instead")
         return value
 
+    @property
+    def enabled(self) -> bool:
+        """True when a model is named and offline mode is off: the review calls it."""
+        return bool(self.name) and not self.offline
+
+    @property
+    def static_only_reason(self) -> str | None:
+        """Why this review runs without a model, or None when it uses one."""
+        if self.offline:
+            return "offline mode was requested (--offline)"
+        if not self.name:
+            return "no model is configured (set --model, or the action's `model` input)"
+        return None
+
+
+class GateOptions(Frozen):
+    """When the run fails: the command line's exit code and the action's check."""
+
+    fail_on: Severity | None = Severity.HIGH
+    count_disputed: bool = Field(
+        default=True,
+        description="fail-on counts findings the model disputed (the model can be misled)",
+    )
+    on_error: str = Field(
+        default="fail",
+        pattern=r"^(fail|warn)$",
+        description="fail: a partial or failed review fails the run; warn: it only says so",
+    )
+
     @field_validator("fail_on", mode="before")
     @classmethod
     def _parse_fail_on(cls, value: Any) -> Any:
@@ -133,36 +163,91 @@ class ReviewOptions(Frozen):
             return None if text in ("", "none", "never", "off") else text
         return value
 
-    @property
-    def uses_model(self) -> bool:
-        """True when a model is configured and offline mode is off."""
-        return bool(self.model) and not self.offline
 
-    @property
-    def static_only_reason(self) -> str | None:
-        """Why this review runs without a model, or None when it uses one."""
-        if self.offline:
-            return "offline mode was requested (--offline)"
-        if not self.model:
-            return "no model is configured (set --model, or the action's `model` input)"
-        return None
+class PublishingOptions(Frozen):
+    """How the action posts the review's findings on the pull request."""
+
+    inline_confidence: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="the action posts inline only findings this confident; the rest go in "
+        "its summary comment (0.7: taint flows and strong rules, not bare weak patterns)",
+    )
+
+
+class ReviewOptions(Frozen):
+    """Everything that shapes one review, by concern. The defaults are the offline,
+    static-only review."""
+
+    analysis: AnalysisOptions = Field(default_factory=AnalysisOptions)
+    model: ModelOptions = Field(default_factory=ModelOptions)
+    gate: GateOptions = Field(default_factory=GateOptions)
+    publishing: PublishingOptions = Field(default_factory=PublishingOptions)
+
+
+# Every flat option name users write (underscored; hyphens are accepted where users type them)
+# and its place in ``ReviewOptions``: (part, field). The order is the one the options had as
+# flat fields, and with several bad values the first in it is the one reported.
+FLAT_KEYS: dict[str, tuple[str, str]] = {
+    "model": ("model", "name"),
+    "api_base": ("model", "api_base"),
+    "offline": ("model", "offline"),
+    "agents": ("analysis", "agents"),
+    "fail_on": ("gate", "fail_on"),
+    "min_confidence": ("analysis", "min_confidence"),
+    "inline_confidence": ("publishing", "inline_confidence"),
+    "paths_ignore": ("analysis", "paths_ignore"),
+    "added_lines_only": ("analysis", "added_lines_only"),
+    "temperature": ("model", "temperature"),
+    "timeout_s": ("model", "timeout_s"),
+    "max_retries": ("model", "max_retries"),
+    "max_output_tokens": ("model", "max_output_tokens"),
+    "schema_mode": ("model", "schema_mode"),
+    "context_lines": ("analysis", "context_lines"),
+    "context_tokens": ("model", "context_tokens"),
+    "max_concurrency": ("model", "max_concurrency"),
+    "max_tokens": ("model", "max_tokens"),
+    "max_cost_usd": ("model", "max_cost_usd"),
+    "review_generated": ("analysis", "review_generated"),
+    "all_findings": ("analysis", "all_findings"),
+    "pr_suppressions": ("analysis", "pr_suppressions"),
+    "gate_disputed": ("gate", "count_disputed"),
+    "time_budget": ("analysis", "time_budget"),
+    "on_error": ("gate", "on_error"),
+}
+_FLAT_NAME = {place: key for key, place in FLAT_KEYS.items()}
+_FLAT_ORDER = {key: index for index, key in enumerate(FLAT_KEYS)}
 
 
 def build_options(values: Mapping[str, Any]) -> ReviewOptions:
-    """Validate a mapping of option values, raising ``ConfigError`` with one clear line."""
+    """Validate flat option values (``FLAT_KEYS``) into ``ReviewOptions``, raising
+    ``ConfigError`` with one clear line that names the option as the user wrote it."""
+    parts: dict[str, dict[str, Any]] = {}
     for key, value in values.items():
+        place = FLAT_KEYS.get(str(key))
+        if place is None:
+            raise ConfigError(f"unknown option {str(key).replace('_', '-')!r}")
         # Every option is a value or a flat list of values. Nested ones are refused before
         # validation, which would walk (and repr) every item an alias of aliases repeats.
         if _nested(value):
             name = str(key).replace("_", "-")
             raise ConfigError(f"invalid {name}: nested lists or mappings (got {_shown(value)})")
+        part, field = place
+        parts.setdefault(part, {})[field] = value
     try:
-        return ReviewOptions.model_validate(dict(values))
+        return ReviewOptions.model_validate(parts)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "-".join(str(p) for p in first["loc"][:1]).replace("_", "-") or "options"
+        first = min(exc.errors(), key=lambda error: _FLAT_ORDER.get(_flat_key(error), 0))
+        where = _flat_key(first).replace("_", "-") or "options"
         message = str(first["msg"]).removeprefix("Value error, ")
         raise ConfigError(f"invalid {where}: {message} (got {_shown(first.get('input'))})") from exc
+
+
+def _flat_key(error: ErrorDetails) -> str:
+    """The flat option name of a validation error's place (``("model", "name")``: model)."""
+    loc = error["loc"]
+    return _FLAT_NAME.get((str(loc[0]), str(loc[1])), "") if len(loc) >= 2 else ""
 
 
 def _nested(value: Any) -> bool:
@@ -189,7 +274,7 @@ def _shown(value: Any) -> str:
 
 
 def load_config_file(path: Path) -> dict[str, Any]:
-    """Read a YAML config file (keys as in ``ReviewOptions``, hyphens allowed)."""
+    """Read a YAML config file of flat options (keys of ``FLAT_KEYS``, hyphens allowed)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -205,7 +290,7 @@ def load_config_file(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise ConfigError(f"config file {path} must hold a mapping of options")
-    known = set(ReviewOptions.model_fields)
+    known = set(FLAT_KEYS)
     out: dict[str, Any] = {}
     for key, value in data.items():
         name = str(key).replace("-", "_")

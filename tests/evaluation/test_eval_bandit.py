@@ -22,9 +22,9 @@ from code_guard.evaluation.results import load_results, merge_results, rescore
 from code_guard.evaluation.runner import Reviewer, evaluate, make_reviewer
 from code_guard.evaluation.schema import STATIC_ONLY, EvalResults
 from code_guard.models import AgentName, Category, Finding
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
 
-OFFLINE = ReviewOptions(offline=True)
+OFFLINE = ReviewOptions(model=ModelOptions(offline=True))
 
 APP = """\
 import subprocess
@@ -72,7 +72,7 @@ def write_app_case(
 
 def bandit_run(directory: Path) -> EvalResults:
     review = make_reviewer(Reviewer.BANDIT, OFFLINE, None)
-    run = evaluate(directory, review, options=OFFLINE, tolerance=3, reviewer=Reviewer.BANDIT)
+    run = evaluate(directory, review, model=OFFLINE.model, tolerance=3, reviewer=Reviewer.BANDIT)
     return asyncio.run(run)
 
 
@@ -99,7 +99,7 @@ def test_bandit_alone_reports_what_our_pipeline_drops(tmp_path: Path) -> None:
     request = ReviewRequest(
         change=parse_diff(new_file_diff("app.py", APP)), contents={"app.py": APP}
     )
-    alone = by_rule(review_with_bandit(request, OFFLINE).findings)
+    alone = by_rule(review_with_bandit(request, AnalysisOptions()).findings)
     ours = asyncio.run(run_review(request, OFFLINE))
 
     assert alone["bandit:B310"].line_start == URLOPEN
@@ -115,7 +115,7 @@ def test_a_file_bandit_skips_is_no_finding_of_bandit_alone() -> None:
     request = ReviewRequest(
         change=parse_diff(new_file_diff("deep.py", text)), contents={"deep.py": text}
     )
-    assert review_with_bandit(request, OFFLINE).findings == ()
+    assert review_with_bandit(request, AnalysisOptions()).findings == ()
 
 
 def test_only_results_on_added_lines_are_kept(tmp_path: Path) -> None:
@@ -129,8 +129,8 @@ def test_only_results_on_added_lines_are_kept(tmp_path: Path) -> None:
     )
     request = ReviewRequest(change=parse_diff(diff), contents={"app.py": after})
 
-    added = review_with_bandit(request, OFFLINE).findings
-    every = review_with_bandit(request, ReviewOptions(offline=True, added_lines_only=False))
+    added = review_with_bandit(request, AnalysisOptions()).findings
+    every = review_with_bandit(request, AnalysisOptions(added_lines_only=False))
     assert [(f.line_start, f.sources) for f in added] == [(10, ("bandit:B605",))]
     assert {f.line_start for f in every.findings} == {6, 10}
 

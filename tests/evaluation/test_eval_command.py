@@ -19,7 +19,7 @@ from code_guard.evaluation.entry import BUNDLED_DATASET, bundled_dataset, run_ev
 from code_guard.evaluation.results import load_results, merge_results, save_results
 from code_guard.evaluation.runner import evaluate
 from code_guard.models import Category
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 SQL_APP = """\
 import sqlite3
@@ -49,7 +49,7 @@ def test_real_pipeline_finds_the_sql_injection(tmp_path: Path) -> None:
     write_sql_case(tmp_path / "cases", "sql_injection")
     outcome = run_eval_for_action(
         dataset=tmp_path / "cases",
-        options=ReviewOptions(offline=True),
+        options=ReviewOptions(model=ModelOptions(offline=True)),
         jobs=1,
         min_f1=0.99,
         baseline=None,
@@ -128,7 +128,7 @@ def test_merge_command_equals_merge_results(
         run = evaluate(
             tmp_path / "cases",
             reviewer,
-            options=ReviewOptions(offline=True),
+            model=ModelOptions(offline=True),
             tolerance=3,
             shard=Shard(i, 2),
             clock=reviewer.clock,

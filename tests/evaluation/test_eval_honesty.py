@@ -25,7 +25,7 @@ from code_guard.evaluation.metrics import error_failure, summarize
 from code_guard.evaluation.runner import EvalStopped, evaluate, pipeline_reviewer
 from code_guard.evaluation.schema import CaseResult
 from code_guard.models import Category
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 BUNDLED = Path(__file__).resolve().parents[2] / "dataset"
 
@@ -79,7 +79,7 @@ def test_action_outcome_of_an_all_broken_dataset_reports_zero_and_fails(tmp_path
     (cases / "a.json").write_text("[]", encoding="utf-8")
     outcome = run_eval_for_action(
         dataset=cases,
-        options=ReviewOptions(offline=True),
+        options=ReviewOptions(model=ModelOptions(offline=True)),
         jobs=1,
         min_f1=None,
         baseline=None,
@@ -124,11 +124,11 @@ def test_eval_over_a_dead_model_stops_early(
         write_case(f"case{index}", [(3, SQL)])
     dead = fake_llm(*[TransientModelError("503 from the provider")] * 50, max_retries=0)
     breaker = CircuitBreaker(dead, threshold=3)
-    options = ReviewOptions(model="gpt-4o-mini")
+    options = ReviewOptions(model=ModelOptions(name="gpt-4o-mini"))
     run = evaluate(
         tmp_path / "cases",
         pipeline_reviewer(options, breaker),
-        options=options,
+        model=options.model,
         tolerance=3,
         stop=lambda: breaker.reason() if breaker.open else None,
     )
@@ -172,7 +172,7 @@ def test_cli_eval_against_an_unreachable_server_stops_with_one_line(
 
 
 def test_process_workers_give_the_same_results_as_one_process() -> None:
-    options = ReviewOptions(offline=True)
+    options = ReviewOptions(model=ModelOptions(offline=True))
     shard = Shard.parse("1/6")
     one = run_dataset(BUNDLED, options, jobs=1, shard=shard)
     two = run_dataset(BUNDLED, options, jobs=2, shard=shard)

@@ -24,7 +24,7 @@ from evalfakes import WriteCase
 from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.parallel import share_work
 from code_guard.models import Category
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 BUNDLED = Path(__file__).resolve().parents[2] / "dataset"
 # Bundled cases with findings, in Python, JavaScript and Go (semgrep-core, Bandit, ruff).
@@ -152,7 +152,7 @@ def test_more_jobs_than_cases_reviews_each_case_once(
 ) -> None:
     write_case("one", [(4, Category.SQL_INJECTION)])
     write_case("two")
-    options = ReviewOptions(offline=True)
+    options = ReviewOptions(model=ModelOptions(offline=True))
     many = run_dataset(tmp_path / "cases", options, jobs=4)
     one = run_dataset(tmp_path / "cases", options, jobs=1)
     assert [c.pr_id for c in many.cases] == [c.pr_id for c in one.cases] == ["one", "two"]
@@ -195,11 +195,12 @@ import json, sys
 from pathlib import Path
 from code_guard.evaluation import parallel
 from code_guard.evaluation.entry import run_dataset
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 method = parallel._worker_context().get_start_method()
 cores = parallel.core_ids()
-results = run_dataset(Path(sys.argv[1]), ReviewOptions(offline=True), jobs=2)
+offline = ReviewOptions(model=ModelOptions(offline=True))
+results = run_dataset(Path(sys.argv[1]), offline, jobs=2)
 print(json.dumps({
     "method": method,
     "cores_given_back": parallel.core_ids() == cores,
@@ -223,7 +224,7 @@ def test_a_fresh_eval_forks_its_worker_and_finds_what_one_process_finds(tmp_path
     forked = json.loads(done.stdout.strip().splitlines()[-1])
     assert forked["method"] == "fork"
     assert forked["cores_given_back"]
-    alone = run_dataset(cases, ReviewOptions(offline=True), jobs=1)
+    alone = run_dataset(cases, ReviewOptions(model=ModelOptions(offline=True)), jobs=1)
     expected = [[c.pr_id, [f.model_dump(mode="json") for f in c.findings]] for c in alone.cases]
     assert forked["cases"] == expected
     assert sum(len(findings) for _, findings in expected) >= len(FINDING_CASES)

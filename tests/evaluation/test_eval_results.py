@@ -20,7 +20,7 @@ from code_guard.evaluation.results import (
 from code_guard.evaluation.runner import evaluate
 from code_guard.evaluation.schema import EvalResults
 from code_guard.models import AgentName, Category
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions
 
 SQL = Category.SQL_INJECTION
 
@@ -42,7 +42,7 @@ def sample_run(write_case: WriteCase, tmp_path: Path, shard: Shard | None = None
         evaluate(
             tmp_path / "cases",
             reviewer,
-            options=ReviewOptions(offline=True),
+            model=ModelOptions(offline=True),
             tolerance=3,
             shard=shard,
             clock=reviewer.clock,

@@ -15,10 +15,10 @@ from code_guard.evaluation.results import merge_results
 from code_guard.evaluation.runner import evaluate, review_cases
 from code_guard.evaluation.schema import CaseResult, EvalResults
 from code_guard.models import Category, Review, Usage
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 SQL = Category.SQL_INJECTION
-OFFLINE = ReviewOptions(offline=True)
+OFFLINE = ReviewOptions(model=ModelOptions(offline=True))
 
 
 def run(
@@ -37,7 +37,7 @@ def run(
         evaluate(
             directory,
             reviewer,
-            options=OFFLINE,
+            model=OFFLINE.model,
             tolerance=3,
             jobs=jobs,
             shard=shard,
@@ -135,7 +135,7 @@ def test_failed_review_and_failed_agent_are_errors(write_case: WriteCase, tmp_pa
             raise ToolError("bandit could not start")
         return await partial(request)
 
-    results = asyncio.run(evaluate(tmp_path / "cases", review, options=OFFLINE, tolerance=3))
+    results = asyncio.run(evaluate(tmp_path / "cases", review, model=OFFLINE.model, tolerance=3))
     crash, part = results.cases
     assert crash.error == "review failed: bandit could not start"
     assert part.error == "review incomplete: style agent failed: timed out"

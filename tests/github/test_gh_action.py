@@ -65,7 +65,7 @@ class Fakes:
             self.reviewed.append((change, contents, options))
             self.model_paths.append(model_paths)
             review = make_review(*self.findings)
-            if options.uses_model:  # as the engine does: a model review is not static-only
+            if options.model.enabled:  # as the engine does: a model review is not static-only
                 review = review.model_copy(update={"static_only": False})
             return review
 
@@ -142,7 +142,7 @@ def test_review_publishes_writes_outputs_and_fails_on_high(
     change, contents, options = fakes.reviewed[0]
     assert [f.path for f in change.files] == ["app/db.py", "docs/notes.md"]
     assert contents["app/db.py"] == github.contents["app/db.py"]
-    assert options.fail_on is Severity.HIGH
+    assert options.gate.fail_on is Severity.HIGH
 
 
 def test_fail_on_none_passes_and_paths_ignore_skips_fetching(
@@ -152,7 +152,7 @@ def test_fail_on_none_passes_and_paths_ignore_skips_fetching(
     run = run_action(github, workspace, fakes, fail_on="none", paths_ignore="docs/")
     assert run.code == 0
     assert github.calls("GET", "/contents/docs") == []
-    assert fakes.reviewed[0][2].paths_ignore == ("docs/",)
+    assert fakes.reviewed[0][2].analysis.paths_ignore == ("docs/",)
 
 
 def test_checkout_at_the_head_commit_is_read_instead_of_the_api(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,12 @@ from ghstandin import FIXTURES
 
 from code_guard.errors import ConfigError, EventError
 from code_guard.github.event import PullRequestTarget, Skip, load_event
-from code_guard.github.inputs import build_review_options, read_inputs, read_runner_env
+from code_guard.github.inputs import (
+    ActionInputs,
+    build_review_options,
+    read_inputs,
+    read_runner_env,
+)
 from code_guard.models import AgentName, Severity
 
 
@@ -124,22 +130,41 @@ def test_inputs_that_are_set_override_the_config_file(tmp_path: Path) -> None:
         {"INPUT_CONFIG": ".github/code-guard.yml", "INPUT_FAIL-ON": "critical", "INPUT_AGENTS": ""}
     )
     options = build_review_options(inputs, tmp_path)
-    assert options.fail_on is Severity.CRITICAL
-    assert options.agents == (AgentName.SECURITY,)
-    assert options.min_confidence == 0.5
+    assert options.gate.fail_on is Severity.CRITICAL
+    assert options.analysis.agents == (AgentName.SECURITY,)
+    assert options.analysis.min_confidence == 0.5
 
 
 def test_inline_confidence_comes_from_the_input_or_the_config_file(tmp_path: Path) -> None:
     (tmp_path / "guard.yml").write_text("inline-confidence: 0.9\n", encoding="utf-8")
-    assert build_review_options(read_inputs({}), tmp_path).inline_confidence == 0.7
-    configured = read_inputs({"INPUT_CONFIG": "guard.yml", "INPUT_INLINE-CONFIDENCE": ""})
-    assert build_review_options(configured, tmp_path).inline_confidence == 0.9
+
+    def inline(inputs: ActionInputs) -> float:
+        return build_review_options(inputs, tmp_path).publishing.inline_confidence
+
+    assert inline(read_inputs({})) == 0.7
+    assert inline(read_inputs({"INPUT_CONFIG": "guard.yml", "INPUT_INLINE-CONFIDENCE": ""})) == 0.9
     both = read_inputs({"INPUT_CONFIG": "guard.yml", "INPUT_INLINE-CONFIDENCE": "0.5"})
-    assert build_review_options(both, tmp_path).inline_confidence == 0.5
+    assert inline(both) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"INPUT_TIME-BUDGET": "0"}, "invalid time-budget: Input should be greater than 0"),
+        ({"INPUT_MAX-TOKENS": "many"}, "invalid max-tokens: Input should be a valid integer"),
+        ({"INPUT_ON-ERROR": "panic"}, "invalid on-error: String should match pattern"),
+    ],
+)
+def test_a_bad_review_input_names_the_input(
+    tmp_path: Path, environ: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=f"^{re.escape(message)}"):
+        build_review_options(read_inputs(environ), tmp_path)
 
 
 def test_fail_on_none_and_bad_values(tmp_path: Path) -> None:
-    assert build_review_options(read_inputs({"INPUT_FAIL-ON": "none"}), tmp_path).fail_on is None
+    none = build_review_options(read_inputs({"INPUT_FAIL-ON": "none"}), tmp_path)
+    assert none.gate.fail_on is None
     with pytest.raises(ConfigError, match="fail-on"):
         build_review_options(read_inputs({"INPUT_FAIL-ON": "severe"}), tmp_path)
     with pytest.raises(ConfigError, match="cannot read config file"):

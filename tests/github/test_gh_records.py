@@ -31,7 +31,7 @@ from code_guard.github.action import main
 from code_guard.github.services import Services, default_services
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, Category, Review, Severity
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.request import ReviewRequest
 
 NEW_SHA = "c" * 40
@@ -165,7 +165,7 @@ def test_a_fingerprint_quoted_in_a_suggestion_does_not_mark_a_finding_as_posted(
         f
         for f in review_sync(
             ReviewRequest(parse_diff(added_file("app/x.py", later)), {"app/x.py": later}),
-            ReviewOptions(agents=(AgentName.SECURITY,)),
+            ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,))),
         ).findings
         if f.line_start == 10
     ]

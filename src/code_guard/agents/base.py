@@ -40,7 +40,7 @@ from code_guard.models import (
     Usage,
     clip,
 )
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
 from code_guard.tools.base import ChangeTool, Tool, ToolHit, in_tool_thread
@@ -52,12 +52,13 @@ _MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length
 
 @dataclass(frozen=True, slots=True)
 class AgentContext:
-    """Everything an agent needs: the request, its files on disk, options and the model."""
+    """Everything an agent needs: the request, its files on disk, the review's analysis
+    options and the model."""
 
     request: ReviewRequest
     files: tuple[FileChange, ...]
     workspace: Path
-    options: ReviewOptions
+    options: AnalysisOptions
     llm: LLMClient | None = None
     # Where each file was written under ``workspace`` (a stand-in path for names the file
     # system refuses), and the way back from a tool's path; identity when not given.

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from code_guard.diff import FileChange
 from code_guard.models import AgentName, Finding, Severity
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import ToolHit
 from code_guard.tools.fixes import rewrite
@@ -30,7 +30,7 @@ def is_note(hit: ToolHit) -> bool:
     return hit.rule == NOT_ANALYSED_RULE
 
 
-def out_of_scope(hit: ToolHit, file: FileChange, options: ReviewOptions) -> bool:
+def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bool:
     """A hit on a line the pull request did not add, when only added lines are reviewed;
     except a hit about a deletion, on the unchanged line of the hunk that lost its protection."""
     if hit.on_unchanged_line and file.in_hunk(hit.line):
@@ -44,7 +44,7 @@ def quiet_here(hit: ToolHit) -> bool:
 
 
 def honoured_suppression(
-    suppressed: str | None, hit: ToolHit, info: RuleInfo, file: FileChange, options: ReviewOptions
+    suppressed: str | None, hit: ToolHit, info: RuleInfo, file: FileChange, options: AnalysisOptions
 ) -> bool:
     """Whether the suppression comment ``suppressed`` on the hit's line silences it: the
     project's own always does; one the pull request adds silences only findings below high,
@@ -59,7 +59,7 @@ def honoured_suppression(
 
 
 def finding_for(
-    agent: AgentName, hit: ToolHit, request: ReviewRequest, options: ReviewOptions, keep: Keep
+    agent: AgentName, hit: ToolHit, request: ReviewRequest, options: AnalysisOptions, keep: Keep
 ) -> Finding | None:
     """The finding ``agent`` reports for ``hit``, or None when a filter drops it."""
     if is_note(hit):

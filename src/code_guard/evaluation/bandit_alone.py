@@ -19,7 +19,7 @@ from dataclasses import replace
 from code_guard.engine import select_files
 from code_guard.errors import ToolError
 from code_guard.models import AgentName, AgentState, AgentStatus, Finding, Review
-from code_guard.options import ReviewOptions
+from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
 from code_guard.tools.bandit.tool import BanditTool
@@ -34,11 +34,11 @@ BANDIT_ALONE = (
 )
 
 
-def bandit_reviewer(options: ReviewOptions) -> Callable[[ReviewRequest], Awaitable[Review]]:
+def bandit_reviewer(options: AnalysisOptions) -> Callable[[ReviewRequest], Awaitable[Review]]:
     """A review function that runs Bandit alone, in a tool thread so the event loop stays free.
 
-    Of ``options`` it reads only which files to skip (``paths_ignore``) and which lines count
-    (``added_lines_only``): there is no model and no agent.
+    Of the analysis ``options`` it reads only which files to skip (``paths_ignore``) and which
+    lines count (``added_lines_only``): there is no model and no agent.
     """
 
     async def review(request: ReviewRequest) -> Review:
@@ -47,7 +47,7 @@ def bandit_reviewer(options: ReviewOptions) -> Callable[[ReviewRequest], Awaitab
     return review
 
 
-def review_with_bandit(request: ReviewRequest, options: ReviewOptions) -> Review:
+def review_with_bandit(request: ReviewRequest, options: AnalysisOptions) -> Review:
     """Run Bandit over the change's Python files and report every result as a finding.
 
     A Bandit crash makes the security agent ``FAILED`` with the reason, as in a review, so

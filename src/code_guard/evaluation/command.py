@@ -132,7 +132,7 @@ def run_eval_command(args: argparse.Namespace) -> int:
     if getattr(args, "eval_command", None) == "merge":
         return run_merge_command(args)
     options = options_from_args(args)
-    if args.reviewer is Reviewer.BANDIT and options.uses_model:
+    if args.reviewer is Reviewer.BANDIT and options.model.enabled:
         raise ConfigError("--reviewer bandit uses no model: drop --model, or add --offline")
     # Read the baseline first: a typo in its path should not cost a whole run.
     baseline = load_results(args.baseline) if args.baseline else None

@@ -136,17 +136,17 @@ def run_dataset(
             directory,
             files,
             cases,
-            options=options,
+            model=options.model,
             tolerance=tolerance,
             shard=shard,
             reviewer=reviewer,
         )
-    llm = make_llm(options) if reviewer is Reviewer.PIPELINE else None
+    llm = make_llm(options.model) if reviewer is Reviewer.PIPELINE else None
     breaker = CircuitBreaker(llm, max_model_failures) if llm is not None else None
     run = evaluate(
         directory,
         make_reviewer(reviewer, options, breaker),
-        options=options,
+        model=options.model,
         tolerance=tolerance,
         shard=shard,
         on_result=on_result,

@@ -63,7 +63,7 @@ class _Worker:
     def __init__(
         self, options: ReviewOptions, tolerance: int, max_model_failures: int, reviewer: Reviewer
     ) -> None:
-        llm = make_llm(options) if reviewer is Reviewer.PIPELINE else None
+        llm = make_llm(options.model) if reviewer is Reviewer.PIPELINE else None
         self.breaker = CircuitBreaker(llm, max_model_failures) if llm is not None else None
         self.review: ReviewFn = make_reviewer(reviewer, options, self.breaker)
         self.tolerance = tolerance

@@ -28,7 +28,7 @@ from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import STATIC_ONLY, CaseResult, EvalResults, RunMetadata
 from code_guard.llm import LLMClient
 from code_guard.models import AgentState, Review
-from code_guard.options import ReviewOptions
+from code_guard.options import ModelOptions, ReviewOptions
 
 ReviewFn = Callable[[ReviewRequest], Awaitable[Review]]
 ProgressFn = Callable[[int, int, CaseResult], None]
@@ -54,7 +54,7 @@ def make_reviewer(reviewer: Reviewer, options: ReviewOptions, llm: LLMClient | N
         case Reviewer.PIPELINE:
             return pipeline_reviewer(options, llm)
         case Reviewer.BANDIT:
-            return bandit_reviewer(options)
+            return bandit_reviewer(options.analysis)
         case _:
             assert_never(reviewer)
 
@@ -68,9 +68,7 @@ def pipeline_reviewer(options: ReviewOptions, llm: LLMClient | None) -> ReviewFn
     return review
 
 
-def mode_of(
-    options: ReviewOptions, reviewer: Reviewer = Reviewer.PIPELINE
-) -> tuple[str, str | None]:
+def mode_of(model: ModelOptions, reviewer: Reviewer = Reviewer.PIPELINE) -> tuple[str, str | None]:
     """Return the review mode for run metadata: the model name or ``static-only``, and why.
 
     Bandit alone is static-only, and says so in its reason, so a results file tells which
@@ -78,16 +76,16 @@ def mode_of(
     """
     if reviewer is Reviewer.BANDIT:
         return STATIC_ONLY, BANDIT_ALONE
-    if options.uses_model and options.model:
-        return options.model, None
-    return STATIC_ONLY, options.static_only_reason
+    if model.enabled and model.name:
+        return model.name, None
+    return STATIC_ONLY, model.static_only_reason
 
 
 async def evaluate(
     dataset: Path,
     review: ReviewFn,
     *,
-    options: ReviewOptions,
+    model: ModelOptions,
     tolerance: int,
     jobs: int = 1,
     shard: Shard | None = None,
@@ -100,7 +98,8 @@ async def evaluate(
 
     Raises ``DatasetError`` when the dataset cannot be listed (malformed cases are results),
     and ``EvalStopped`` when ``stop`` gives a reason after a case. ``reviewer`` names the
-    reviewer behind ``review``, for the run's metadata.
+    reviewer behind ``review`` and ``model`` the model options it ran with, for the run's
+    metadata.
     """
     files = list_case_files(dataset)
     selected = shard.select(files) if shard else files
@@ -114,7 +113,7 @@ async def evaluate(
         stop=stop,
     )
     return assemble(
-        dataset, files, cases, options=options, tolerance=tolerance, shard=shard, reviewer=reviewer
+        dataset, files, cases, model=model, tolerance=tolerance, shard=shard, reviewer=reviewer
     )
 
 
@@ -123,16 +122,16 @@ def assemble(
     files: Sequence[Path],
     cases: Sequence[CaseResult],
     *,
-    options: ReviewOptions,
+    model: ModelOptions,
     tolerance: int,
     shard: Shard | None,
     reviewer: Reviewer = Reviewer.PIPELINE,
 ) -> EvalResults:
     """The scored run: metadata (from the dataset's ``files``), summary and case results."""
-    model, reason = mode_of(options, reviewer)
+    mode, reason = mode_of(model, reviewer)
     metadata = RunMetadata(
         tolerance=tolerance,
-        model=model,
+        model=mode,
         static_only_reason=reason,
         dataset=str(dataset),
         dataset_cases=len(files),

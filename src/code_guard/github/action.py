@@ -100,6 +100,7 @@ def _review(
     action: str = "opened",
 ) -> int:
     options = build_review_options(inputs, runner.workspace)
+    gate = options.gate
     token = inputs.github_token.get_secret_value()
     if not token:
         raise ConfigError("the github-token input is empty")
@@ -111,13 +112,14 @@ def _review(
         return 0
     fetched = client.diff()
     change = parse_diff(fetched.text)
-    contents = collect_contents(change, pr.head_sha, runner.workspace, client, options.paths_ignore)
+    ignore = options.analysis.paths_ignore
+    contents = collect_contents(change, pr.head_sha, runner.workspace, client, ignore)
     if contents.failed:  # review the rest; these are listed as not reviewed
         unfetched = {f.path for f in contents.failed}
         # replace: the files the diff refused (not_parsed) stay listed as not reviewed.
         change = replace(change, files=tuple(f for f in change.files if f.path not in unfetched))
     increment = Increment(None, "")
-    if options.uses_model:  # a static-only review is cheap: it always looks at everything
+    if options.model.enabled:  # a static-only review is cheap: it always looks at everything
         increment = plan_increment(client, action, pr.head_sha, _summary_body(client))
     if increment.model_paths is None:
         review = services.review(change, contents.texts, pr.title, pr.body, options)
@@ -129,8 +131,8 @@ def _review(
         review,
         increment.carried,
         change,
-        options.fail_on,
-        count_disputed=options.gate_disputed,
+        gate.fail_on,
+        count_disputed=gate.count_disputed,
     )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
     # Before rendering, so that no escaping or cut can split a secret the model echoed.
@@ -165,28 +167,28 @@ def _review(
             pr.head_sha,
             inputs.max_inline_comments,
             body,
-            inline_confidence=options.inline_confidence,
-            trust_disputes=not options.gate_disputed,
+            inline_confidence=options.publishing.inline_confidence,
+            trust_disputes=not gate.count_disputed,
         )
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
     _report(review, result, problem, runner, services, out, render=render)
     for text in client.trust_problems:
         print(command("warning", text), file=out)
-    strict = options.on_error == "fail"
+    strict = gate.on_error == "fail"
     problems = ([problem] if problem else []) + list(result.problems if result else ())
     for text in problems:
         print(command("error" if strict else "warning", text), file=out)
     if problems and strict:
         return 2
     gated = (
-        review.at_or_above(options.fail_on, count_disputed=options.gate_disputed)
-        if options.fail_on is not None
+        review.at_or_above(gate.fail_on, count_disputed=gate.count_disputed)
+        if gate.fail_on is not None
         else ()
     )
-    if options.fail_on is not None and gated:
+    if gate.fail_on is not None and gated:
         worst = len(gated)
-        print(command("error", f"{worst} findings at or above {options.fail_on.value}"), file=out)
+        print(command("error", f"{worst} findings at or above {gate.fail_on.value}"), file=out)
         return 1
     if not review.complete:
         first = review.outcome_reasons[0] if review.outcome_reasons else "see the summary"

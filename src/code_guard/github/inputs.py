@@ -4,7 +4,8 @@ The runner passes every input of ``action.yml`` as ``INPUT_<NAME>`` (upper-cased
 kept: ``INPUT_FAIL-ON``), with the default from ``action.yml`` when the workflow gives none.
 Inputs that shape the review default to the empty string there, meaning "not set", so that
 the precedence is simple: an input that is set beats the config file, which beats the
-defaults of ``ReviewOptions``.
+defaults of ``ReviewOptions``. Both give flat option names, which ``build_options`` maps onto
+``ReviewOptions``.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class ActionInputs(Frozen):
         return tuple(item for item in items if item and not item.startswith("#"))
 
     def review_overrides(self) -> dict[str, Any]:
-        """The ``ReviewOptions`` values the inputs set, leaving out those left empty."""
+        """The option values the inputs set, by flat option name (``options.FLAT_KEYS``),
+        leaving out those left empty."""
         values: dict[str, Any] = {
             "model": self.model.strip(),
             "api_base": self.api_base.strip(),

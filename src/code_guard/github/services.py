@@ -82,7 +82,7 @@ def engine_review(
     request = ReviewRequest(
         change=change, contents=contents, title=title, body=body, model_paths=model_paths
     )
-    return review_sync(request, options, make_llm(options))
+    return review_sync(request, options, make_llm(options.model))
 
 
 def _render_markdown(review: Review) -> str:
