@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 import pytest
@@ -133,6 +134,21 @@ def test_merge_keeps_the_lead_cwe_or_takes_the_other(make_finding: MakeFinding) 
     other = make_finding(confidence=0.5, cwe_id="CWE-89")
     assert lead.merge(other).cwe_id == "CWE-89"
     assert lead.merge(other) == other.merge(lead)
+
+
+def test_deduplicate_gives_one_result_whatever_order_the_findings_come_in(
+    make_finding: MakeFinding,
+) -> None:
+    found = [
+        make_finding(sources=("bandit:B106",), title="Possible hardcoded password"),
+        make_finding(sources=("detect-secrets:Secret Keyword",), title="Secret keyword"),
+        make_finding(sources=("detect-secrets:Hex High Entropy String",), title="Hex string"),
+        make_finding(line_start=11, sources=("semgrep:py-sql-injection-taint",)),
+    ]
+    results = {tuple(deduplicate(order)) for order in itertools.permutations(found)}
+    assert len(results) == 1
+    (merged,) = next(iter(results))
+    assert set(merged.sources) == {s for f in found for s in f.sources}
 
 
 def test_a_merge_is_disputed_only_when_both_findings_are(make_finding: MakeFinding) -> None:

@@ -53,7 +53,21 @@ def same_issue(a: Finding, b: Finding) -> bool:
 def deduplicate(findings: Iterable[Finding]) -> list[Finding]:
     """Merge findings that describe the same issue (see ``same_issue``); the merged finding
     lists every source, with the highest severity and confidence."""
-    ordered = sorted(findings, key=lambda f: (f.file_path, f.category.value, f.line_start))
+    # Ties are broken on every field that can differ, so the result does not depend on the
+    # order in which the agents' analysers happened to finish.
+    ordered = sorted(
+        findings,
+        key=lambda f: (
+            f.file_path,
+            f.category.value,
+            f.line_start,
+            f.line_end,
+            f.sort_key,
+            f.sources,
+            f.title,
+            f.agent.value,
+        ),
+    )
     merged: list[Finding] = []
     for finding in ordered:
         if merged and same_issue(merged[-1], finding):
