@@ -196,6 +196,26 @@ def test_go_sanitiser_assignment_removed_reports_the_sink_that_uses_the_value() 
     _only(_found("page/title.go", GO_ESCAPE, head), head, "fmt.Fprintf", Category.XSS)
 
 
+ESCAPED = "\tsafe := name\n\tsafe = html.EscapeString(safe)\n"
+
+
+def test_a_sanitiser_line_only_deleted_is_reported_on_the_unchanged_sink_below() -> None:
+    """The hunk only deletes the sanitiser: the sink that now gets the raw value is an
+    unchanged line, and the finding goes there."""
+    raw = GO_ESCAPE.replace("\tsafe := html.EscapeString(name)\n", "\tsafe := name\n")
+    base = raw.replace("\tsafe := name\n", ESCAPED)
+    head = raw
+    found = _only(_found("page/title.go", base, head), head, "fmt.Fprintf", Category.XSS)
+    assert found.unchanged and found.strong
+
+
+def test_a_deleted_sanitiser_whose_value_no_sink_below_uses_is_quiet() -> None:
+    logged = GO_ESCAPE.replace('fmt.Fprintf(w, "<h1>%s</h1>", safe)', 'log.Print("title")')
+    base = logged.replace("\tsafe := html.EscapeString(name)\n", ESCAPED)
+    head = base.replace("\tsafe = html.EscapeString(safe)\n", "")
+    assert _found("page/title.go", base, head) == []
+
+
 def test_named_helper_of_the_project_counts_as_a_sanitiser() -> None:
     base = "function row(value) {\n  $('#list').append('<li>' + encodeHtml(value) + '</li>');\n}\n"
     head = base.replace("encodeHtml(value)", "value")

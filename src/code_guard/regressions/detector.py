@@ -457,9 +457,10 @@ def _unwrapped(
     match: re.Match[str],
     category: Category | None,
     known: bool,
-) -> tuple[HunkLine, Category, bool] | None:
+) -> tuple[HunkLine, Category, bool, bool] | None:
     """Where a sanitiser call ``match`` on ``removed`` went missing: the added line that uses
-    its argument (or the value it produced) without it, its category, and the evidence."""
+    its argument (or the value it produced) without it, its category, the evidence, and
+    whether the line is an unchanged one (the hunk only deleted the sanitiser)."""
     inner = _call_argument(removed.text, match.end())
     if not _IDENT.search(inner) or inner.startswith(("'", '"', "`")):
         return None
@@ -489,6 +490,8 @@ def _unwrapped(
         )
         scored.append((-score, distance, line))
     if not scored:
+        if known and not replaced and not _added(hunk):
+            return _sink_below(scope, hunk, removed, names, category, known)
         return None
     _, _, target = min(scored, key=lambda s: (s[0], s[1]))
     cat = _sanitised_category(scope, target, category, known)
@@ -496,7 +499,34 @@ def _unwrapped(
         return None
     sink = scope.cat.is_sink(scope.language, cat, target.text)
     strong = (known and (target is paired or sink)) or (not known and target is paired and sink)
-    return target, cat, strong
+    return target, cat, strong, False
+
+
+def _sink_below(
+    scope: _Scope,
+    hunk: Hunk,
+    removed: HunkLine,
+    names: Sequence[str],
+    category: Category | None,
+    known: bool,
+) -> tuple[HunkLine, Category, bool, bool] | None:
+    """For a hunk that only deleted a known sanitiser's line: the first unchanged line below
+    it, within reach, that passes the value to a sink (strong evidence, on an unchanged line)."""
+    at = hunk.lines.index(removed)
+    for line in hunk.lines[at + 1 : at + 1 + _REACH]:
+        if line.kind is not LineKind.CONTEXT or _is_comment(line.text):
+            continue
+        if not _uses(" ".join(line.text.split()), names):
+            continue
+        cat = _sanitised_category(scope, line, category, known)
+        if (
+            cat is not None
+            and scope.cat.is_sink(scope.language, cat, line.text)
+            and not scope.protects(cat, line.text)
+            and not scope.guarded(cat, line)
+        ):
+            return line, cat, True, True
+    return None
 
 
 def _sanitised_category(
@@ -526,9 +556,9 @@ def _sanitiser(
     found = _unwrapped(scope, hunk, block, removed, match, category, known=True)
     if found is None:
         return None
-    target, cat, strong = found
+    target, cat, strong, unchanged = found
     title = f"Sanitiser removed: `{_name(match)}(...)` no longer cleans the value used here"
-    return _make(entry.id, removed, target, cat, strong, title, entry.why)
+    return _make(entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged)
 
 
 def _generic_sanitiser(
@@ -547,7 +577,7 @@ def _generic_sanitiser(
     found = _unwrapped(scope, hunk, block, removed, match, hinted, known=False)
     if found is None:
         return None
-    target, cat, strong = found
+    target, cat, strong, _ = found
     title = f"Sanitiser removed: `{_clip(name, 60)}(...)` no longer cleans the value used here"
     why = "The value now reaches the sink without the check or cleaning the helper did."
     return _make(GENERIC_ID, removed, target, cat, strong, title, why)
