@@ -11,6 +11,13 @@ tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``re
 Across functions of the file, each function gets a summary: which of its parameters reach a
 sink unguarded. A call that passes request data to such a parameter is a hit on the call's
 line, naming the sink inside the helper.
+
+Across the files of the change, the same summaries of a function defined in another changed
+file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
+imports; tools/python/imports.py), make it a sink or a source where it is called. Such a flow
+is reported in the calling file, on the call (or the changed line of the flow nearest it),
+naming the sink inside the other file (``file:line``). Each file's summaries are computed once
+per run, and only the run's files are read.
 """
 
 from __future__ import annotations
@@ -22,9 +29,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from code_guard.tools.base import Focus, ToolHit
-from code_guard.tools.python.checker import Check, PythonChecker, dotted
+from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
-from code_guard.tools.python.nodes import walk
+from code_guard.tools.python.imports import ModuleIndex
+from code_guard.tools.python.nodes import indexed, walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
@@ -89,6 +97,11 @@ class _FileFacts:
     sources: set[str] = field(default_factory=set)
     # function name -> parameter position (or name) -> (category, sink name, sink line)
     sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
+    # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
+    # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
+    where: dict[str, str] = field(default_factory=dict)
+    # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
+    full: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +113,21 @@ class FlowHit(ToolHit):
 
 
 class PythonTaintTool(PythonChecker):
-    """Flags request data flowing into an injection-prone call, within a function or
-    through a helper of the same file."""
+    """Flags request data flowing into an injection-prone call, within a function, through
+    a helper of the same file, or through a function of another file of the change."""
 
     name = "python-taint"
+    reads_other_files = True
+    _files: PythonFiles | None = None
+    _index: ModuleIndex | None = None
+
+    def prepare(self, files: PythonFiles) -> None:
+        """Keep the run's files: a call into another of them is followed there."""
+        self._files = files
+        self._index = ModuleIndex(files.paths) if len(files.paths) > 1 else None
+        # each file's facts, computed once per run; and the files being summarised now
+        self._facts: dict[str, _FileFacts] = {}
+        self._busy: set[str] = set()
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
@@ -121,20 +145,86 @@ class PythonTaintTool(PythonChecker):
         """The hits, each moved to the changed line of its flow nearest the sink when the
         sink's own line did not change: a pull request that makes an old sink reachable
         (a new source, a dropped check on the way) is reported where it changed the flow."""
-        hits = self.run(workspace, paths)
         if focus is None:
-            return hits
+            return self.run(workspace, paths)
+        # a file outside ``focus`` has no line that matters: it is read only for the
+        # functions the others call in it (the base side of a change, ``reads_other_files``)
+        checked = [p for p in paths if p in focus]
+        hits = self.run(workspace, checked, [p for p in paths if p not in focus])
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
-    @staticmethod
-    def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
+    def _flows(
+        self, tree: ast.Module, path: str
+    ) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
-        facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
-        facts.handlers = _handler_methods(tree)
-        _summarise(functions, facts)
+        facts = self._file_facts(tree, path, functions)
         for func in functions:
             for category, node, message, lines, sink in _function_hits(func, facts):
                 yield f"taint-{category}", node, message, lines, sink
+
+    def _file_facts(
+        self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
+    ) -> _FileFacts:
+        """The facts of the file ``path``: its own summaries and those of the functions it
+        imports from the other files of the run; all its functions summarised when
+        ``everything`` (another file calls them), else only if something reads request data.
+        """
+        known = self._facts.get(path) if self._files is not None else None
+        if known is not None and (known.full or not everything):
+            return known
+        facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
+        facts.handlers = _handler_methods(tree)
+        self._link(tree, path, facts, {f.name for f in functions})
+        _summarise(functions, facts, everything)
+        if self._files is not None:
+            self._facts[path] = facts
+        return facts
+
+    def _link(self, tree: ast.Module, path: str, facts: _FileFacts, local: set[str]) -> None:
+        """Add to ``facts`` the sinks and sources among the functions ``tree`` imports from
+        the run's other files (a function of the file's own, by that name, wins)."""
+        if self._index is None:
+            return
+        bindings = self._index.bindings(tree, path)
+        for name, (file, target) in bindings.functions.items():
+            other = self._exported(file) if name not in local else None
+            if other is not None:
+                _import_name(facts, name, other, file, target)
+        for prefix, file in bindings.modules.items():
+            other = self._exported(file)
+            if other is not None:
+                for target in (*other.sinks, *other.sources):
+                    _import_name(facts, f"{prefix}.{target}", other, file, target)
+
+    def _exported(self, path: str) -> _FileFacts | None:
+        """The facts of the run's file ``path`` with every function summarised, or None
+        (not parsed, or being summarised now: an import cycle)."""
+        known = self._facts.get(path)
+        if known is not None and known.full:
+            return known
+        tree = self._files.tree(path) if self._files is not None else None
+        if tree is None or path in self._busy:
+            return None
+        self._busy.add(path)
+        try:
+            with indexed(tree):
+                functions = [
+                    f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                ]
+                return self._file_facts(tree, path, functions, everything=True)
+        finally:
+            self._busy.discard(path)
+
+
+def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name: str) -> None:
+    """``key`` (as the importing file calls it) is ``name`` of ``file``, whose facts are
+    ``other``: a sink or a source there is one here too."""
+    if name in other.sinks:
+        facts.sinks[key] = other.sinks[name]
+        facts.where[key] = other.where.get(name, file)
+    if name in other.sources:
+        facts.sources.add(key)
+        facts.where[key] = other.where.get(name, file)
 
 
 def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
@@ -148,10 +238,12 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
     return replace(hit, line=line, end_line=line)
 
 
-def _summarise(functions: list[Function], facts: _FileFacts) -> None:
+def _summarise(functions: list[Function], facts: _FileFacts, everything: bool = False) -> None:
     """Fill ``facts`` with the functions that return request data and the parameters that
     reach a sink; two rounds, so a helper that calls a helper counts too. Only functions
-    that read request data, or call a sink, are followed: the rest cost one walk."""
+    that read request data, or call a sink, are followed: the rest cost one walk. The
+    parameters are followed only where request data can reach them: in a file that reads
+    some, or (``everything``) one whose functions another file calls."""
     reading: list[Function] = []
     calling: list[tuple[Function, list[ast.Call]]] = []
     for func in functions:
@@ -171,12 +263,13 @@ def _summarise(functions: list[Function], facts: _FileFacts) -> None:
                 facts.sources.add(func.name)
     # Which parameters reach a sink matters only to a flow from request data: where nothing
     # in the file reads any, no flow can start and the summaries would go unread.
-    if not any(_reads_request(func, facts) for func in functions):
+    if not everything and not any(_reads_request(func, facts) for func in functions):
         return
+    facts.full = True
     for _ in range(2):
         for func, calls in calling:
             if not any(
-                _sink_category(c) is not None or _local_callee(c) in facts.sinks for c in calls
+                _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
             ):
                 continue
             params = _parameters(func)
@@ -252,8 +345,21 @@ def _is_source(node: ast.AST, facts: _FileFacts | None) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRS:
         return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
     if facts is not None and facts.sources and isinstance(node, ast.Call):
-        return _local_callee(node) in facts.sources
+        return _callee(node, facts) in facts.sources
     return False
+
+
+def _callee(call: ast.Call, facts: _FileFacts) -> str | None:
+    """The name under which ``facts`` may summarise the function ``call`` reaches: a
+    same-file function or method (``f()``, ``self.f()``), or one imported from another file
+    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
+    name = _local_callee(call)
+    if not facts.where:
+        return name
+    if name is not None:
+        return None if name in facts.where and not isinstance(call.func, ast.Name) else name
+    text = dotted(call.func)
+    return text if text in facts.where else None
 
 
 def _local_callee(call: ast.Call) -> str | None:
@@ -449,12 +555,13 @@ def _flows(
 
 
 def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
-    """Calls that pass request data to a same-file function whose parameter reaches a sink."""
+    """Calls that pass request data to a function whose parameter reaches a sink: one of the
+    same file, or of another file of the change (reported here, on the call)."""
     names = set(taint.origins)
     for node in walk(func):
         if not isinstance(node, ast.Call):
             continue
-        callee = _local_callee(node)
+        callee = _callee(node, facts)
         summary = facts.sinks.get(callee) if callee and callee != func.name else None
         if not summary:
             continue
@@ -465,12 +572,17 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                 category, sink, line = summary[key]
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
+                lines = taint.flow_lines(used) | {node.lineno}
+                where = facts.where.get(callee or "")
+                # a sink in another file: its line is not one of this file's, and the flow
+                # ends here, on the call
+                place, end = (f"{where}:{line}", node.lineno) if where else (f"line {line}", line)
                 message = (
                     f"{source} (line {at}) is passed to `{callee}()` (line {node.lineno}), "
-                    f"which hands it to `{sink}()` (line {line}): "
+                    f"which hands it to `{sink}()` ({place}): "
                     f"{category.replace('_', ' ')}; validate or parameterise it first."
                 )
-                yield category, node, message, taint.flow_lines(used) | {node.lineno, line}, line
+                yield category, node, message, lines | {end}, end
                 break
 
 
