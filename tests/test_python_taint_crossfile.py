@@ -8,6 +8,7 @@ Only the files of the run are read: a helper in a file outside it is not followe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -227,7 +228,7 @@ def test_modules_resolve_by_path_within_the_change_only() -> None:
 
 # Reviews of a change through the engine: the base side is read the same way, so a flow the
 # change kept is not new, and one it introduced is.
-def _diff(files: dict[str, tuple[str | None, str]]) -> tuple[str, dict[str, str]]:
+def _diff(files: Mapping[str, tuple[str | None, str]]) -> tuple[str, dict[str, str]]:
     """A unified diff of whole-file changes: path -> (old text or None, new text)."""
     parts = []
     for path, (old, new) in files.items():
@@ -250,7 +251,7 @@ def _diff(files: dict[str, tuple[str | None, str]]) -> tuple[str, dict[str, str]
 
 
 def _taint_findings(
-    files: dict[str, tuple[str | None, str]], all_findings: bool = False
+    files: Mapping[str, tuple[str | None, str]], all_findings: bool = False
 ) -> list[tuple[str, int]]:
     diff, contents = _diff(files)
     request = ReviewRequest(change=parse_diff(diff), contents=contents)
