@@ -72,10 +72,12 @@ class PythonChecker(Tool):
     ) -> list[ToolHit]:
         """This checker's hits over ``paths``; each file is parsed once for all the checkers.
         ``context``: more files of the change, read only for what ``paths`` call there."""
-        # A file the parser gave up on is every checker's gap, whichever agent asks.
+        # A file the parser gave up on is every checker's gap, whichever agent asks. A run
+        # with context files (a base side) is this checker's alone: no other reads them.
+        kinds = (type(self),) if context else None
         return [
             h
-            for h in all_hits(workspace, paths, context)
+            for h in all_hits(workspace, paths, context, kinds)
             if h.tool == self.name or h.rule == NOT_ANALYSED_RULE
         ]
 
@@ -118,10 +120,16 @@ class PythonFiles:
         return kept if kept is not None else self._read(path)
 
 
-def all_hits(workspace: Path, paths: Sequence[str], context: Sequence[str] = ()) -> list[ToolHit]:
-    """The hits of every registered checker over ``paths`` (relative to ``workspace``);
-    ``context`` are more files of the change, read only for what ``paths`` call in them."""
-    checkers = tuple(PythonChecker.registered)
+def all_hits(
+    workspace: Path,
+    paths: Sequence[str],
+    context: Sequence[str] = (),
+    kinds: Sequence[type[PythonChecker]] | None = None,
+) -> list[ToolHit]:
+    """The hits of every registered checker (or of ``kinds``) over ``paths`` (relative to
+    ``workspace``); ``context`` are more files of the change, read only for what ``paths``
+    call in them."""
+    checkers = tuple(PythonChecker.registered if kinds is None else kinds)
     # The checkers are part of the key: one registered after a run must not find it cached.
     key = (str(workspace), tuple(paths), tuple(context), tuple(c.name for c in checkers))
     return _CACHE.get(key, lambda: _check(PythonFiles(workspace, paths, context), checkers))
