@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -102,6 +102,8 @@ class _FileFacts:
     where: dict[str, str] = field(default_factory=dict)
     # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
     full: bool = False
+    # whether request data can enter each function (by id), once the sources are known
+    reading: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,10 +174,11 @@ class PythonTaintTool(PythonChecker):
         known = self._facts.get(path) if self._files is not None else None
         if known is not None and (known.full or not everything):
             return known
-        facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
+        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)))
         facts.handlers = _handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
-        _summarise(functions, facts, everything)
+        # the validators are read only on a flow: not worked out where none can start
+        _summarise(functions, facts, everything, lambda: Validators.of(tree))
         if self._files is not None:
             self._facts[path] = facts
         return facts
@@ -238,22 +241,25 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
     return replace(hit, line=line, end_line=line)
 
 
-def _summarise(functions: list[Function], facts: _FileFacts, everything: bool = False) -> None:
+def _summarise(
+    functions: list[Function],
+    facts: _FileFacts,
+    everything: bool = False,
+    validators: Callable[[], Validators] | None = None,
+) -> None:
     """Fill ``facts`` with the functions that return request data and the parameters that
     reach a sink; two rounds, so a helper that calls a helper counts too. Only functions
     that read request data, or call a sink, are followed: the rest cost one walk. The
     parameters are followed only where request data can reach them: in a file that reads
-    some, or (``everything``) one whose functions another file calls."""
+    some, or (``everything``) one whose functions another file calls; only then are the
+    file's ``validators`` worked out, if given."""
     reading: list[Function] = []
     calling: list[tuple[Function, list[ast.Call]]] = []
-    for func in functions:
-        nodes = list(walk(func))
-        if any(isinstance(n, ast.Return) and n.value for n in nodes) and any(
-            _is_source(n, None) for n in nodes
-        ):
+    shapes = [_shape(func) for func in functions]
+    for func, gives, source, calls in shapes:
+        if gives and source:
             reading.append(func)
-        calls = [n for n in nodes if isinstance(n, ast.Call)]
-        if _parameters(func) and calls:
+        if calls and _parameters(func):
             calling.append((func, calls))
     for _ in range(2):
         for func in reading:
@@ -261,11 +267,21 @@ def _summarise(functions: list[Function], facts: _FileFacts, everything: bool = 
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, set(origins), facts) for value in returns):
                 facts.sources.add(func.name)
+    # the sources are known now: whether request data can enter each function, from the
+    # same walk (``_reads_request``'s test)
+    for func, _, source, calls in shapes:
+        facts.reading[id(func)] = (
+            source
+            or bool(_initial_taint(func, facts))
+            or (bool(facts.sources) and any(_callee(c, facts) in facts.sources for c in calls))
+        )
     # Which parameters reach a sink matters only to a flow from request data: where nothing
     # in the file reads any, no flow can start and the summaries would go unread.
     if not everything and not any(_reads_request(func, facts) for func in functions):
         return
     facts.full = True
+    if validators is not None:
+        facts.validators = validators()
     for _ in range(2):
         for func, calls in calling:
             if not any(
@@ -285,10 +301,30 @@ def _summarise(functions: list[Function], facts: _FileFacts, everything: bool = 
                 facts.sinks[func.name] = found
 
 
+def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
+    """One walk of ``func``: whether it returns a value, whether it reads a request
+    attribute, and its calls."""
+    returns = source = False
+    calls: list[ast.Call] = []
+    for node in walk(func):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        elif isinstance(node, ast.Return):
+            returns = returns or node.value is not None
+        elif not source and _is_source(node, None):
+            source = True
+    return func, returns, source, calls
+
+
 def _reads_request(func: Function, facts: _FileFacts) -> bool:
     """True when request data can enter ``func``: route parameters, or a source read in it
-    (the same test ``_propagate`` starts with)."""
-    return bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+    (the same test ``_propagate`` starts with). Asked once the file's sources are known, and
+    kept: the summaries and the check of each function ask it."""
+    known = facts.reading.get(id(func))
+    if known is None:
+        known = bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+        facts.reading[id(func)] = known
+    return known
 
 
 def _parameters(func: Function) -> dict[int | str, str]:
@@ -592,6 +628,8 @@ _Flow = tuple[str, ast.Call, str, set[int], int]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
+    if not _reads_request(func, facts):
+        return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
     for category, node, arg, _, lines in _flows(func, facts, {}, taint):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
