@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.options import build_options
@@ -205,7 +207,7 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
 
 
 def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
-    from code_guard.python_parse import parse_python
+    from code_guard.python_parse import parsed
     from code_guard.tools.python.taint import PythonTaintTool
 
     paths = []
@@ -218,8 +220,27 @@ def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
             encoding="utf-8",
         )
         paths.append(path)
-    before = parse_python.cache_info().misses
+    before = parsed.cache_info().misses
     hits = [hit for tool in (PythonAstTool(), PythonTaintTool(), PythonSettingsTool())
             for hit in tool.run(tmp_path, paths)]  # fmt: skip
-    assert parse_python.cache_info().misses - before == len(paths)  # one parse per file
+    assert parsed.cache_info().misses - before == len(paths)  # one parse per file
     assert {hit.file_path for hit in hits} == set(paths)  # and the taint check sees each
+
+
+def test_a_file_that_does_not_parse_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ast
+
+    from code_guard.python_parse import parse_failure, parse_python
+
+    calls: list[str] = []
+    real = ast.parse
+
+    def counting(source: str) -> ast.Module:
+        calls.append(source)
+        return real(source)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    source = "def broken(:\n    pass\n"
+    assert parse_python(source) is None
+    assert parse_failure(source) is None  # a syntax error: ruff names it
+    assert len(calls) == 1  # why it failed was found by the same parse

@@ -22,30 +22,29 @@ _LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=16)
+def parsed(source: str) -> tuple[ast.Module | None, str | None]:
+    """The tree of ``source``, or None and why Python's parser gave up on valid-looking code
+    (None for a syntax error): one parse answers both questions."""
+    with _LOCK:
+        try:
+            return ast.parse(source), None
+        except (SyntaxError, ValueError):
+            return None, None
+        except RecursionError:
+            return None, "it is nested too deeply for Python's parser"
+        except MemoryError:
+            return None, "Python's parser ran out of memory on it"
+
+
 def parse_python(source: str) -> ast.Module | None:
     """The tree of ``source``, or None when it does not parse (ruff reports that)."""
-    with _LOCK:
-        try:
-            return ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
+    return parsed(source)[0]
 
 
-@lru_cache(maxsize=4)
 def parse_failure(source: str) -> str | None:
     """Why Python's own parser gives up on ``source`` although it may be valid (too deeply
-    nested, out of memory), or None: a syntax error is not one (ruff reports it). Asked
-    only of a file ``parse_python`` rejected, so it parses again."""
-    with _LOCK:
-        try:
-            ast.parse(source)
-        except (SyntaxError, ValueError):
-            return None
-        except RecursionError:
-            return "it is nested too deeply for Python's parser"
-        except MemoryError:
-            return "Python's parser ran out of memory on it"
-    return None
+    nested, out of memory), or None: a syntax error is not one (ruff reports it)."""
+    return parsed(source)[1]
 
 
 def parses(source: str) -> bool:

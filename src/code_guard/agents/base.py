@@ -183,14 +183,21 @@ class Agent(ABC):
         if not files:
             return []
         focus = {base.disk_paths[p]: base.focus[p] for p in files}
+        read = list(focus)
+        if tool.reads_other_files:  # the other base files, read for what these call there
+            read += sorted(
+                disk
+                for path, disk in base.disk_paths.items()
+                if disk not in focus and tool.applies_to(path)
+            )
         try:
-            hits = tool.run_focused(base.workspace, list(focus), focus)
+            hits = tool.run_focused(base.workspace, read, focus)
         except ToolError:
             return []
         sigs = []
         for hit in hits:
             path = base.real_path(hit.file_path)
-            if hit.line in base.focus.get(path, ()):
+            if path in files and hit.line in base.focus.get(path, ()):
                 sigs.append(signature(hit.tool, hit.rule, base.line(path, hit.line)))
         return sigs
 

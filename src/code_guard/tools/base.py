@@ -70,6 +70,10 @@ class Tool(ABC):
     """A static analyser. ``run`` is synchronous and is called from a worker thread."""
 
     name: ClassVar[str]
+    # Whether a result in one file depends on the other files of the change (a flow through a
+    # function defined in another file). The base-side run then gets every base file it
+    # applies to, the ones it reports on in ``focus`` and the rest only to be read.
+    reads_other_files: ClassVar[bool] = False
 
     @abstractmethod
     def applies_to(self, path: str) -> bool:

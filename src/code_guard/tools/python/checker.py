@@ -5,6 +5,10 @@ same files; the first of them to ask parses each file once, runs every registere
 the tree, and keeps the hits for the others, as the semgrep cache does for semgrep-core's runs.
 A checker registers itself by subclassing ``PythonChecker``, so this module imports none of
 them and the checkers import only it.
+
+A checker that follows calls into the other files of the run (the taint check's cross-file
+flows) reads them through ``PythonFiles``: each file is parsed once per run, whichever
+checker or file asks first, and only the files of the run can be read.
 """
 
 from __future__ import annotations
@@ -54,16 +58,26 @@ class PythonChecker(Tool):
         """Python files only."""
         return is_python(path)
 
+    def prepare(self, files: PythonFiles) -> None:
+        """Called once per run, before ``check`` sees any file: the files of the run, for a
+        checker that reads one file's definitions while checking another. By default,
+        nothing."""
+
     @abstractmethod
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Yield (rule, node, message) for every problem in ``tree``, parsed from ``path``."""
 
-    def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-        """This checker's hits over ``paths``; each file is parsed once for all the checkers."""
-        # A file the parser gave up on is every checker's gap, whichever agent asks.
+    def run(
+        self, workspace: Path, paths: Sequence[str], context: Sequence[str] = ()
+    ) -> list[ToolHit]:
+        """This checker's hits over ``paths``; each file is parsed once for all the checkers.
+        ``context``: more files of the change, read only for what ``paths`` call there."""
+        # A file the parser gave up on is every checker's gap, whichever agent asks. A run
+        # with context files (a base side) is this checker's alone: no other reads them.
+        kinds = (type(self),) if context else None
         return [
             h
-            for h in all_hits(workspace, paths)
+            for h in all_hits(workspace, paths, context, kinds)
             if h.tool == self.name or h.rule == NOT_ANALYSED_RULE
         ]
 
@@ -73,22 +87,61 @@ class PythonChecker(Tool):
             yield ToolHit(self.name, rule, path, node.lineno, node.end_lineno or node.lineno, msg)
 
 
-def all_hits(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
-    """The hits of every registered checker over ``paths`` (relative to ``workspace``)."""
-    checkers = tuple(PythonChecker.registered)
-    # The checkers are part of the key: one registered after a run must not find it cached.
-    key = (str(workspace), tuple(paths), tuple(c.name for c in checkers))
-    return _CACHE.get(key, lambda: _check(workspace, paths, checkers))
+class PythonFiles:
+    """The Python files of one run, under ``workspace``: those checked (``paths``) and those
+    only read for their definitions (``context``: the other files of the change). A tree
+    asked for by ``tree`` is kept until the run checks its file (``take``), so that each
+    file is read and parsed once per run."""
+
+    def __init__(self, workspace: Path, paths: Sequence[str], context: Sequence[str] = ()) -> None:
+        self.workspace = workspace
+        self.checked = tuple(paths)
+        self.paths = (*paths, *(p for p in context if p not in paths))
+        self._kept: dict[str, tuple[str, ast.Module | None]] = {}
+
+    def _read(self, path: str) -> tuple[str, ast.Module | None]:
+        source = (self.workspace / path).read_text(encoding="utf-8", errors="replace")
+        return source, parse_python(source)  # under the parse lock (python_parse.py)
+
+    def tree(self, path: str) -> ast.Module | None:
+        """The tree of ``path``, one of the run's files (None: not one, or no parse)."""
+        if path not in self.paths:
+            return None
+        if path not in self._kept:
+            try:
+                self._kept[path] = self._read(path)
+            except OSError:
+                self._kept[path] = ("", None)
+        return self._kept[path][1]
+
+    def take(self, path: str) -> tuple[str, ast.Module | None]:
+        """The source and tree of ``path`` for checking it, no longer kept after."""
+        kept = self._kept.pop(path, None)
+        return kept if kept is not None else self._read(path)
 
 
-def _check(
-    workspace: Path, paths: Sequence[str], kinds: Sequence[type[PythonChecker]]
+def all_hits(
+    workspace: Path,
+    paths: Sequence[str],
+    context: Sequence[str] = (),
+    kinds: Sequence[type[PythonChecker]] | None = None,
 ) -> list[ToolHit]:
+    """The hits of every registered checker (or of ``kinds``) over ``paths`` (relative to
+    ``workspace``); ``context`` are more files of the change, read only for what ``paths``
+    call in them."""
+    checkers = tuple(PythonChecker.registered if kinds is None else kinds)
+    # The checkers are part of the key: one registered after a run must not find it cached.
+    key = (str(workspace), tuple(paths), tuple(context), tuple(c.name for c in checkers))
+    return _CACHE.get(key, lambda: _check(PythonFiles(workspace, paths, context), checkers))
+
+
+def _check(files: PythonFiles, kinds: Sequence[type[PythonChecker]]) -> list[ToolHit]:
     checkers = [kind() for kind in kinds]
+    for checker in checkers:
+        checker.prepare(files)
     hits: list[ToolHit] = []
-    for path in paths:
-        source = (workspace / path).read_text(encoding="utf-8", errors="replace")
-        tree = parse_python(source)  # under the parse lock (python_parse.py)
+    for path in files.checked:
+        source, tree = files.take(path)
         if tree is None:
             failure = parse_failure(source)
             if failure is not None:  # not a syntax error (ruff names those): say so
@@ -100,4 +153,4 @@ def _check(
     return hits
 
 
-_CACHE: RunCache[tuple[str, tuple[str, ...], tuple[str, ...]]] = RunCache(size=16)
+_CACHE: RunCache[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = RunCache(size=16)

@@ -11,20 +11,28 @@ tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``re
 Across functions of the file, each function gets a summary: which of its parameters reach a
 sink unguarded. A call that passes request data to such a parameter is a hit on the call's
 line, naming the sink inside the helper.
+
+Across the files of the change, the same summaries of a function defined in another changed
+file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
+imports; tools/python/imports.py), make it a sink or a source where it is called. Such a flow
+is reported in the calling file, on the call (or the changed line of the flow nearest it),
+naming the sink inside the other file (``file:line``). Each file's summaries are computed once
+per run, and only the run's files are read.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from code_guard.tools.base import Focus, ToolHit
-from code_guard.tools.python.checker import Check, PythonChecker, dotted
+from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
-from code_guard.tools.python.nodes import walk
+from code_guard.tools.python.imports import ModuleIndex
+from code_guard.tools.python.nodes import indexed, walk
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
@@ -89,6 +97,13 @@ class _FileFacts:
     sources: set[str] = field(default_factory=set)
     # function name -> parameter position (or name) -> (category, sink name, sink line)
     sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
+    # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
+    # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
+    where: dict[str, str] = field(default_factory=dict)
+    # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
+    full: bool = False
+    # whether request data can enter each function (by id), once the sources are known
+    reading: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +115,21 @@ class FlowHit(ToolHit):
 
 
 class PythonTaintTool(PythonChecker):
-    """Flags request data flowing into an injection-prone call, within a function or
-    through a helper of the same file."""
+    """Flags request data flowing into an injection-prone call, within a function, through
+    a helper of the same file, or through a function of another file of the change."""
 
     name = "python-taint"
+    reads_other_files = True
+    _files: PythonFiles | None = None
+    _index: ModuleIndex | None = None
+
+    def prepare(self, files: PythonFiles) -> None:
+        """Keep the run's files: a call into another of them is followed there."""
+        self._files = files
+        self._index = ModuleIndex(files.paths) if len(files.paths) > 1 else None
+        # each file's facts, computed once per run; and the files being summarised now
+        self._facts: dict[str, _FileFacts] = {}
+        self._busy: set[str] = set()
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
@@ -121,20 +147,87 @@ class PythonTaintTool(PythonChecker):
         """The hits, each moved to the changed line of its flow nearest the sink when the
         sink's own line did not change: a pull request that makes an old sink reachable
         (a new source, a dropped check on the way) is reported where it changed the flow."""
-        hits = self.run(workspace, paths)
         if focus is None:
-            return hits
+            return self.run(workspace, paths)
+        # a file outside ``focus`` has no line that matters: it is read only for the
+        # functions the others call in it (the base side of a change, ``reads_other_files``)
+        checked = [p for p in paths if p in focus]
+        hits = self.run(workspace, checked, [p for p in paths if p not in focus])
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
-    @staticmethod
-    def _flows(tree: ast.Module, path: str) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
+    def _flows(
+        self, tree: ast.Module, path: str
+    ) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
-        facts = _FileFacts(Validators.of(tree), bool(_VIEWS_MODULE.search(path)))
-        facts.handlers = _handler_methods(tree)
-        _summarise(functions, facts)
+        facts = self._file_facts(tree, path, functions)
         for func in functions:
             for category, node, message, lines, sink in _function_hits(func, facts):
                 yield f"taint-{category}", node, message, lines, sink
+
+    def _file_facts(
+        self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
+    ) -> _FileFacts:
+        """The facts of the file ``path``: its own summaries and those of the functions it
+        imports from the other files of the run; all its functions summarised when
+        ``everything`` (another file calls them), else only if something reads request data.
+        """
+        known = self._facts.get(path) if self._files is not None else None
+        if known is not None and (known.full or not everything):
+            return known
+        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)))
+        facts.handlers = _handler_methods(tree)
+        self._link(tree, path, facts, {f.name for f in functions})
+        # the validators are read only on a flow: not worked out where none can start
+        _summarise(functions, facts, everything, lambda: Validators.of(tree))
+        if self._files is not None:
+            self._facts[path] = facts
+        return facts
+
+    def _link(self, tree: ast.Module, path: str, facts: _FileFacts, local: set[str]) -> None:
+        """Add to ``facts`` the sinks and sources among the functions ``tree`` imports from
+        the run's other files (a function of the file's own, by that name, wins)."""
+        if self._index is None:
+            return
+        bindings = self._index.bindings(tree, path)
+        for name, (file, target) in bindings.functions.items():
+            other = self._exported(file) if name not in local else None
+            if other is not None:
+                _import_name(facts, name, other, file, target)
+        for prefix, file in bindings.modules.items():
+            other = self._exported(file)
+            if other is not None:
+                for target in (*other.sinks, *other.sources):
+                    _import_name(facts, f"{prefix}.{target}", other, file, target)
+
+    def _exported(self, path: str) -> _FileFacts | None:
+        """The facts of the run's file ``path`` with every function summarised, or None
+        (not parsed, or being summarised now: an import cycle)."""
+        known = self._facts.get(path)
+        if known is not None and known.full:
+            return known
+        tree = self._files.tree(path) if self._files is not None else None
+        if tree is None or path in self._busy:
+            return None
+        self._busy.add(path)
+        try:
+            with indexed(tree):
+                functions = [
+                    f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                ]
+                return self._file_facts(tree, path, functions, everything=True)
+        finally:
+            self._busy.discard(path)
+
+
+def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name: str) -> None:
+    """``key`` (as the importing file calls it) is ``name`` of ``file``, whose facts are
+    ``other``: a sink or a source there is one here too."""
+    if name in other.sinks:
+        facts.sinks[key] = other.sinks[name]
+        facts.where[key] = other.where.get(name, file)
+    if name in other.sources:
+        facts.sources.add(key)
+        facts.where[key] = other.where.get(name, file)
 
 
 def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
@@ -148,20 +241,25 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
     return replace(hit, line=line, end_line=line)
 
 
-def _summarise(functions: list[Function], facts: _FileFacts) -> None:
+def _summarise(
+    functions: list[Function],
+    facts: _FileFacts,
+    everything: bool = False,
+    validators: Callable[[], Validators] | None = None,
+) -> None:
     """Fill ``facts`` with the functions that return request data and the parameters that
     reach a sink; two rounds, so a helper that calls a helper counts too. Only functions
-    that read request data, or call a sink, are followed: the rest cost one walk."""
+    that read request data, or call a sink, are followed: the rest cost one walk. The
+    parameters are followed only where request data can reach them: in a file that reads
+    some, or (``everything``) one whose functions another file calls; only then are the
+    file's ``validators`` worked out, if given."""
     reading: list[Function] = []
     calling: list[tuple[Function, list[ast.Call]]] = []
-    for func in functions:
-        nodes = list(walk(func))
-        if any(isinstance(n, ast.Return) and n.value for n in nodes) and any(
-            _is_source(n, None) for n in nodes
-        ):
+    shapes = [_shape(func) for func in functions]
+    for func, gives, source, calls in shapes:
+        if gives and source:
             reading.append(func)
-        calls = [n for n in nodes if isinstance(n, ast.Call)]
-        if _parameters(func) and calls:
+        if calls and _parameters(func):
             calling.append((func, calls))
     for _ in range(2):
         for func in reading:
@@ -169,14 +267,25 @@ def _summarise(functions: list[Function], facts: _FileFacts) -> None:
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, set(origins), facts) for value in returns):
                 facts.sources.add(func.name)
+    # the sources are known now: whether request data can enter each function, from the
+    # same walk (``_reads_request``'s test)
+    for func, _, source, calls in shapes:
+        facts.reading[id(func)] = (
+            source
+            or bool(_initial_taint(func, facts))
+            or (bool(facts.sources) and any(_callee(c, facts) in facts.sources for c in calls))
+        )
     # Which parameters reach a sink matters only to a flow from request data: where nothing
     # in the file reads any, no flow can start and the summaries would go unread.
-    if not any(_reads_request(func, facts) for func in functions):
+    if not everything and not any(_reads_request(func, facts) for func in functions):
         return
+    facts.full = True
+    if validators is not None:
+        facts.validators = validators()
     for _ in range(2):
         for func, calls in calling:
             if not any(
-                _sink_category(c) is not None or _local_callee(c) in facts.sinks for c in calls
+                _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
             ):
                 continue
             params = _parameters(func)
@@ -192,10 +301,30 @@ def _summarise(functions: list[Function], facts: _FileFacts) -> None:
                 facts.sinks[func.name] = found
 
 
+def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
+    """One walk of ``func``: whether it returns a value, whether it reads a request
+    attribute, and its calls."""
+    returns = source = False
+    calls: list[ast.Call] = []
+    for node in walk(func):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        elif isinstance(node, ast.Return):
+            returns = returns or node.value is not None
+        elif not source and _is_source(node, None):
+            source = True
+    return func, returns, source, calls
+
+
 def _reads_request(func: Function, facts: _FileFacts) -> bool:
     """True when request data can enter ``func``: route parameters, or a source read in it
-    (the same test ``_propagate`` starts with)."""
-    return bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+    (the same test ``_propagate`` starts with). Asked once the file's sources are known, and
+    kept: the summaries and the check of each function ask it."""
+    known = facts.reading.get(id(func))
+    if known is None:
+        known = bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+        facts.reading[id(func)] = known
+    return known
 
 
 def _parameters(func: Function) -> dict[int | str, str]:
@@ -252,8 +381,21 @@ def _is_source(node: ast.AST, facts: _FileFacts | None) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRS:
         return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
     if facts is not None and facts.sources and isinstance(node, ast.Call):
-        return _local_callee(node) in facts.sources
+        return _callee(node, facts) in facts.sources
     return False
+
+
+def _callee(call: ast.Call, facts: _FileFacts) -> str | None:
+    """The name under which ``facts`` may summarise the function ``call`` reaches: a
+    same-file function or method (``f()``, ``self.f()``), or one imported from another file
+    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
+    name = _local_callee(call)
+    if not facts.where:
+        return name
+    if name is not None:
+        return None if name in facts.where and not isinstance(call.func, ast.Name) else name
+    text = dotted(call.func)
+    return text if text in facts.where else None
 
 
 def _local_callee(call: ast.Call) -> str | None:
@@ -449,12 +591,13 @@ def _flows(
 
 
 def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
-    """Calls that pass request data to a same-file function whose parameter reaches a sink."""
+    """Calls that pass request data to a function whose parameter reaches a sink: one of the
+    same file, or of another file of the change (reported here, on the call)."""
     names = set(taint.origins)
     for node in walk(func):
         if not isinstance(node, ast.Call):
             continue
-        callee = _local_callee(node)
+        callee = _callee(node, facts)
         summary = facts.sinks.get(callee) if callee and callee != func.name else None
         if not summary:
             continue
@@ -465,12 +608,17 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                 category, sink, line = summary[key]
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
+                lines = taint.flow_lines(used) | {node.lineno}
+                where = facts.where.get(callee or "")
+                # a sink in another file: its line is not one of this file's, and the flow
+                # ends here, on the call
+                place, end = (f"{where}:{line}", node.lineno) if where else (f"line {line}", line)
                 message = (
                     f"{source} (line {at}) is passed to `{callee}()` (line {node.lineno}), "
-                    f"which hands it to `{sink}()` (line {line}): "
+                    f"which hands it to `{sink}()` ({place}): "
                     f"{category.replace('_', ' ')}; validate or parameterise it first."
                 )
-                yield category, node, message, taint.flow_lines(used) | {node.lineno, line}, line
+                yield category, node, message, lines | {end}, end
                 break
 
 
@@ -480,6 +628,8 @@ _Flow = tuple[str, ast.Call, str, set[int], int]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
+    if not _reads_request(func, facts):
+        return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
     for category, node, arg, _, lines in _flows(func, facts, {}, taint):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
