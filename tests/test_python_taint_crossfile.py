@@ -167,7 +167,7 @@ def home():
     assert [(h.file_path, h.line, h.rule) for h in hits] == [("app.py", 9, "taint-open_redirect")]
 
 
-def test_a_cross_file_flow_is_reported_on_the_changed_line_nearest_the_call(
+def test_a_cross_file_flow_is_reported_on_the_changed_line_nearest_the_sink(
     tmp_path: Path,
 ) -> None:
     route = """\
@@ -185,14 +185,20 @@ def search(request):
     paths = write(tmp_path, {"db.py": HELPER, "views.py": route})
     tool = PythonTaintTool()
 
-    def lines(changed: set[int]) -> list[tuple[str, int]]:
-        focus = {"views.py": changed, "db.py": {SINK_LINE}}
+    def lines(changed: set[int], sink: set[int]) -> list[tuple[str, int]]:
+        focus = {"views.py": changed, "db.py": sink}
         return [(h.file_path, h.line) for h in tool.run_focused(tmp_path, paths, focus)]
 
-    # the sink's line is in the other file: never a line of this one
-    assert lines({10}) == [("views.py", 10)]
-    assert lines({7, 8}) == [("views.py", 8)]
-    assert lines({9}) == [("views.py", 10)]  # no line of the flow changed: left on the call
+    # the sink's line changed: the flow is reported there, where the sink is
+    assert lines({10}, {SINK_LINE}) == [("db.py", SINK_LINE)]
+    assert lines({7, 8}, {1, SINK_LINE}) == [("db.py", SINK_LINE)]
+    # it did not: on the changed line of this file's part of the flow nearest the call
+    assert lines({10}, {1}) == [("views.py", 10)]
+    assert lines({7, 8}, set()) == [("views.py", 8)]
+    assert lines({9}, set()) == [("views.py", 10)]  # no line of the flow changed: on the call
+    (far,) = tool.run_focused(tmp_path, paths, {"views.py": {10}, "db.py": {SINK_LINE}})
+    assert far.found_in == "views.py"
+    assert "(views.py:7) is passed to `run_query()` (views.py:10)" in far.message, far.message
 
 
 def test_a_file_outside_focus_is_read_but_not_reported(tmp_path: Path) -> None:
@@ -269,8 +275,9 @@ def _from_taint(finding: Finding) -> bool:
 def test_a_review_reports_a_flow_into_a_helper_the_change_adds() -> None:
     route = ROUTE.format(module="db")
     old_route = route.replace('"SELECT * FROM t WHERE name = \'" + request.args["q"] + "\'"', '"x"')
+    # the helper is new, so its sink line is added: the flow is reported there
     assert _taint_findings({"db.py": (None, HELPER), "app.py": (old_route, route)}) == [
-        ("app.py", CALL_LINE)
+        ("db.py", SINK_LINE)
     ]
 
 
@@ -282,7 +289,7 @@ def test_a_review_does_not_report_a_flow_the_base_already_had() -> None:
     change = {"db.py": (HELPER, helper), "app.py": (route, new_route)}
     assert _taint_findings(change) == []
     # excused as kept from the base, where the same flow runs through the base's helper
-    assert _taint_findings(change, all_findings=True) == [("app.py", CALL_LINE)]
+    assert _taint_findings(change, all_findings=True) == [("db.py", SINK_LINE)]
 
 
 def test_a_review_does_not_follow_a_helper_only_the_base_has() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
@@ -157,7 +157,7 @@ class Agent(ABC):
         # in a modified file, and only in those files. A clean change costs nothing more.
         base_results = await asyncio.gather(
             *(
-                in_tool_thread(self._run_base, tool, ctx, {hit.file_path for hit, _ in pairs})
+                in_tool_thread(self._run_base, tool, ctx, _read_at_base(hit for hit, _ in pairs))
                 for tool, pairs in zip(tools, found, strict=True)
                 if pairs and ctx.base is not None and not ctx.options.all_findings
             )
@@ -426,3 +426,9 @@ def _apply_verdicts(
     if disputed:
         notes.append(f"model disputed {disputed} tool finding(s); they are kept, marked disputed")
     return kept
+
+
+def _read_at_base(hits: Iterable[ToolHit]) -> set[str]:
+    """The files a tool must check at the base to tell whether ``hits`` are new: theirs, and
+    the file each was found from when it is reported in another."""
+    return {path for hit in hits for path in (hit.file_path, hit.found_in) if path}

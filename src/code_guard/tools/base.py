@@ -64,6 +64,9 @@ class ToolHit:
     # The hit sits on an unchanged line of a hunk on purpose: the change deleted a protection
     # above it and added no line to comment on. Reported although only added lines are.
     on_unchanged_line: bool = False
+    # The file whose analysis found the hit, when it is reported in another (a flow through a
+    # function of another file, reported at its sink there): the base side must read it too.
+    found_in: str = ""
 
 
 class Tool(ABC):

@@ -15,16 +15,17 @@ line, naming the sink inside the helper.
 Across the files of the change, the same summaries of a function defined in another changed
 file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
 imports; tools/python/imports.py), make it a sink or a source where it is called. Such a flow
-is reported in the calling file, on the call (or the changed line of the flow nearest it),
-naming the sink inside the other file (``file:line``). Each file's summaries are computed once
-per run, and only the run's files are read.
+is reported on the added line nearest the sink: the sink's own line in the other file when
+the change touched it, else in the calling file, on the call (or the changed line of the flow
+nearest it), naming the sink inside the other file (``file:line``). Each file's summaries are
+computed once per run, and only the run's files are read.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -92,6 +93,7 @@ class _FileFacts:
 
     validators: Validators
     django_views: bool = False
+    path: str = ""
     # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
     handlers: set[int] = field(default_factory=set)
     sources: set[str] = field(default_factory=set)
@@ -112,6 +114,8 @@ class FlowHit(ToolHit):
 
     flow_lines: tuple[int, ...] = ()
     sink_line: int = 0  # the sink's own line (in a helper, for a flow through one)
+    # for a flow into a function of another file of the change: that file and its sink's line
+    far_sink: tuple[str, int] | None = None
 
 
 class PythonTaintTool(PythonChecker):
@@ -133,15 +137,17 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _, _ in self._flows(tree, path):
+        for rule, node, message, _, _, _ in self._flows(tree, path):
             yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
         """``check``'s hits, each with the lines of its flow."""
-        for rule, node, message, lines, sink in self._flows(tree, path):
+        for rule, node, message, lines, sink, far in self._flows(tree, path):
             line = node.lineno
-            yield FlowHit(self.name, rule, path, line, node.end_lineno or line, message,
-                          flow_lines=tuple(sorted(lines)), sink_line=sink)  # fmt: skip
+            yield FlowHit(
+                self.name, rule, path, line, node.end_lineno or line, message,
+                flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
+            )  # fmt: skip
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """The hits, each moved to the changed line of its flow nearest the sink when the
@@ -153,16 +159,15 @@ class PythonTaintTool(PythonChecker):
         # functions the others call in it (the base side of a change, ``reads_other_files``)
         checked = [p for p in paths if p in focus]
         hits = self.run(workspace, checked, [p for p in paths if p not in focus])
+        hits = [_to_far_sink(hit, focus) for hit in hits]
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
-    def _flows(
-        self, tree: ast.Module, path: str
-    ) -> Iterator[tuple[str, ast.Call, str, set[int], int]]:
+    def _flows(self, tree: ast.Module, path: str) -> Iterator[_Flow]:
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
         facts = self._file_facts(tree, path, functions)
         for func in functions:
-            for category, node, message, lines, sink in _function_hits(func, facts):
-                yield f"taint-{category}", node, message, lines, sink
+            for category, node, message, lines, sink, far in _function_hits(func, facts):
+                yield f"taint-{category}", node, message, lines, sink, far
 
     def _file_facts(
         self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
@@ -174,7 +179,7 @@ class PythonTaintTool(PythonChecker):
         known = self._facts.get(path) if self._files is not None else None
         if known is not None and (known.full or not everything):
             return known
-        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)))
+        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)), path=path)
         facts.handlers = _handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
@@ -228,6 +233,25 @@ def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name
     if name in other.sources:
         facts.sources.add(key)
         facts.where[key] = other.where.get(name, file)
+
+
+def _to_far_sink(hit: ToolHit, focus: Mapping[str, Collection[int]]) -> ToolHit:
+    """A flow into another file of the change whose sink line there changed is reported on
+    that line: the added line nearest the sink, where the other analysers report the sink."""
+    if not isinstance(hit, FlowHit) or hit.far_sink is None:
+        return hit
+    path, line = hit.far_sink
+    if line not in set(focus.get(path, ())):
+        return hit
+    return replace(
+        hit,
+        file_path=path,
+        line=line,
+        end_line=line,
+        flow_lines=(),
+        sink_line=line,
+        found_in=hit.file_path,
+    )
 
 
 def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
@@ -613,18 +637,21 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                 # a sink in another file: its line is not one of this file's, and the flow
                 # ends here, on the call
                 place, end = (f"{where}:{line}", node.lineno) if where else (f"line {line}", line)
+                # across files every line is named with its file: the hit may be reported
+                # in either (``_to_far_sink``)
+                here = f"{facts.path}:" if where else "line "
                 message = (
-                    f"{source} (line {at}) is passed to `{callee}()` (line {node.lineno}), "
+                    f"{source} ({here}{at}) is passed to `{callee}()` ({here}{node.lineno}), "
                     f"which hands it to `{sink}()` ({place}): "
                     f"{category.replace('_', ' ')}; validate or parameterise it first."
                 )
-                yield category, node, message, lines | {end}, end
+                yield category, node, message, lines | {end}, end, (where, line) if where else None
                 break
 
 
-# A hit of the check: category, the call it is reported on, message, lines of the flow, and
-# the sink's line.
-_Flow = tuple[str, ast.Call, str, set[int], int]
+# A hit of the check: category, the call it is reported on, message, lines of the flow, the
+# sink's line, and for a sink in another file of the change, that file and line.
+_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
@@ -637,5 +664,5 @@ def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
             f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
             f"{category.replace('_', ' ')}; validate or parameterise it first."
         )
-        yield category, node, message, lines, node.lineno
+        yield category, node, message, lines, node.lineno, None
     yield from _helper_flows(func, facts, taint)
