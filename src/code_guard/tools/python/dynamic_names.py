@@ -20,10 +20,11 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 def _innermost_function(tree: ast.AST, line: int) -> ast.AST | None:
-    found: ast.AST | None = None
+    found: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None = None
     for node in walk(tree):
-        inside = isinstance(node, _FUNCTIONS) and node.lineno <= line <= (node.end_lineno or 0)
-        if inside and (found is None or node.lineno >= getattr(found, "lineno", 0)):
+        if not isinstance(node, _FUNCTIONS) or not node.lineno <= line <= (node.end_lineno or 0):
+            continue
+        if found is None or node.lineno >= found.lineno:
             found = node
     return found
 
