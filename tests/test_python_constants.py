@@ -156,3 +156,28 @@ def test_a_command_built_from_literals_in_both_branches_is_static() -> None:
     folding = Folding.of(ast.parse(source))
     assert folding.static_first_argument(5, 4)
     assert not folding.static_first_argument(6, 4)
+
+
+# Python 3.12 lets an f-string reuse its quotes inside; our 3.11 parser cannot read the file.
+NEWER_FSTRING = """\
+    limit = 86
+    if 7 * 42 - limit > 200:
+        chosen = "report.txt"
+    else:
+        chosen = name
+    print(f'{', '.join([chosen])}')
+    return open(chosen).read()  # sink
+"""
+
+
+def test_a_file_with_a_python_312_fstring_is_folded_too(tmp_path: Path) -> None:
+    source = HEAD + NEWER_FSTRING
+    with pytest.raises(SyntaxError):
+        ast.parse(source)
+    pruned = pruned_source(source)
+    assert pruned is not None
+    assert "chosen = name" not in pruned
+    assert "f'{', '.join([chosen])}'" in pruned  # the f-string itself is left as it was
+    sink = line_containing(source, "# sink")
+    assert sink not in _semgrep_path_hits(tmp_path, NEWER_FSTRING)
+    assert sink in _semgrep_path_hits(tmp_path, NEWER_FSTRING.replace("> 200", "< 200"))
