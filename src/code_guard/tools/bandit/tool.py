@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.errors import ToolError
-from code_guard.python_parse import parse_python
 from code_guard.tools.base import Tool, ToolHit, is_python
 from code_guard.tools.mapping import not_analysed
-from code_guard.tools.python.constants import Folding
+from code_guard.tools.python.constants import folding_of
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
 from code_guard.tools.runtime.warm import WarmPool
 
@@ -77,8 +76,8 @@ def _on_literal_data(workspace: Path, result: dict[str, object]) -> bool:
         source = path.read_text(encoding="utf-8", errors="replace")
     except (KeyError, ValueError, OSError):
         return False
-    tree = parse_python(source)
-    return tree is not None and Folding.of(tree).static_first_argument(line, col)
+    folding = folding_of(source)
+    return folding is not None and folding.static_first_argument(line, col)
 
 
 def _list(value: object) -> list[object]:

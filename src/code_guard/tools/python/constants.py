@@ -31,6 +31,7 @@ import copy
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from code_guard.python_parse import parse_python
@@ -175,6 +176,14 @@ class Folding:
         """Whether the call at ``line``/``col`` (as the AST counts columns) has a first
         argument built from literals only."""
         return (line, col) in self.static_calls
+
+
+@lru_cache(maxsize=8)
+def folding_of(source: str) -> Folding | None:
+    """``Folding.of`` the tree of ``source`` (None when it does not parse), kept for the
+    next caller: each of a file's hits asks about the same source."""
+    tree = parse_python(source)
+    return Folding.of(tree) if tree is not None else None
 
 
 class _Scope:
