@@ -66,8 +66,10 @@ _DATA_RULES = frozenset(
 
 
 def _on_literal_data(workspace: Path, result: dict[str, object]) -> bool:
-    """Whether ``result`` is one of ``_DATA_RULES`` on a call whose first argument constant
-    folding (``tools/python/constants.py``) shows is built from literals only."""
+    """Whether ``result`` is one of ``_DATA_RULES`` on a call whose first argument is a
+    variable that constant folding (``tools/python/constants.py``) shows holds a value built
+    from literals only. A literal written in the call keeps its result: the rule is about
+    that use of the API, and its advice (``safe_load``, ``literal_eval``) still holds."""
     if result.get("test_id") not in _DATA_RULES:
         return False
     try:

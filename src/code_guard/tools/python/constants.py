@@ -173,8 +173,8 @@ class Folding:
         return found
 
     def static_first_argument(self, line: int, col: int) -> bool:
-        """Whether the call at ``line``/``col`` (as the AST counts columns) has a first
-        argument built from literals only."""
+        """Whether the call at ``line``/``col`` (as the AST counts columns) has a variable
+        for its first argument, holding a value built from literals only."""
         return (line, col) in self.static_calls
 
 
@@ -383,12 +383,14 @@ class _Scope:
         return out
 
     def _calls(self, node: ast.AST, env: Env) -> None:
-        """Note each call in ``node`` whose first argument is built from literals only."""
+        """Note each call in ``node`` whose first argument is a variable that holds a value
+        built from literals only. A literal written in the call itself is left out: that is
+        the API use a call rule is about (``yaml.load("{}")``), and its advice still holds."""
         for sub in _walk_scope(node, into_blocks=False):
             if not (isinstance(sub, ast.Call) and sub.args):
                 continue
             if (
-                not isinstance(sub.args[0], ast.Starred)
+                isinstance(sub.args[0], ast.Name)
                 and self.expr(sub.args[0], env, record=False).static
             ):
                 self.found.static_calls.add((sub.lineno, sub.col_offset))
