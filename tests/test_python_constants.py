@@ -156,9 +156,12 @@ def test_a_command_built_from_literals_in_both_branches_is_static() -> None:
         "    subprocess.run(cmd, shell=True)\n"
         "    subprocess.run(cmd + x, shell=True)\n"
     )
+    # folding resolved nothing in the function: a variable holding a literal is the literal
+    assert not Folding.of(ast.parse(source)).static_first_argument(5, 4)
+    source = source.replace("def run(x):\n", "def run(x):\n    x = x if 1 else 'never'\n")
     folding = Folding.of(ast.parse(source))
-    assert folding.static_first_argument(5, 4)
-    assert not folding.static_first_argument(6, 4)
+    assert folding.static_first_argument(6, 4)
+    assert not folding.static_first_argument(7, 4)
 
 
 # Python 3.12 lets an f-string reuse its quotes inside; our 3.11 parser cannot read the file.

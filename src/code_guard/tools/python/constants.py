@@ -174,7 +174,8 @@ class Folding:
 
     def static_first_argument(self, line: int, col: int) -> bool:
         """Whether the call at ``line``/``col`` (as the AST counts columns) has a variable
-        for its first argument, holding a value built from literals only."""
+        for its first argument, holding a value built from literals only, in a function where
+        folding resolved a branch or an element."""
         return (line, col) in self.static_calls
 
 
@@ -202,7 +203,16 @@ class _Scope:
                     self.untracked.update(n.id for n in ast.walk(sub) if isinstance(n, ast.Name))
 
     def run(self) -> None:
+        found = self.found
+        before = len(found.dead) + len(found.literal_reads)
+        self.static_calls: set[tuple[int, int]] = set()
         self.block(self.node.body, {})
+        # A call's literal data counts only where folding resolved something in the function
+        # (a branch that cannot run, a literal element): there data that looks as if it may
+        # come from outside is shown not to. ``x = "ls"; os.system(x)`` keeps its result, as
+        # ``os.system("ls")`` does.
+        if len(found.dead) + len(found.literal_reads) > before:
+            found.static_calls |= self.static_calls
 
     # statements ---------------------------------------------------------------------------
 
@@ -393,7 +403,7 @@ class _Scope:
                 isinstance(sub.args[0], ast.Name)
                 and self.expr(sub.args[0], env, record=False).static
             ):
-                self.found.static_calls.add((sub.lineno, sub.col_offset))
+                self.static_calls.add((sub.lineno, sub.col_offset))
 
     # expressions --------------------------------------------------------------------------
 
