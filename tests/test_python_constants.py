@@ -8,11 +8,11 @@ import ast
 from pathlib import Path
 
 import pytest
+from semgrep_snippets import line_containing, run_snippets
 
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.python.constants import Folding, pruned_source
 from code_guard.tools.python.taint import PythonTaintTool
-from tests.semgrep_snippets import line_containing, run_snippets
 
 HEAD = """\
 from flask import Flask, request

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from semgrep_snippets import assert_reported, line_containing, run_snippets
 
 from code_guard.models import Category
-from tests.semgrep_snippets import assert_reported, line_containing, run_snippets
 
 HEAD = """\
 import lxml.etree
