@@ -187,3 +187,10 @@ def test_a_file_with_a_python_312_fstring_is_folded_too(tmp_path: Path) -> None:
     sink = line_containing(source, "# sink")
     assert sink not in _semgrep_path_hits(tmp_path, NEWER_FSTRING)
     assert sink in _semgrep_path_hits(tmp_path, NEWER_FSTRING.replace("> 200", "< 200"))
+
+
+def test_an_expression_nested_too_deeply_leaves_its_scope_unfolded() -> None:
+    deep = "def f(a):\n    b = (a\n" + "        + a\n" * 1500 + "    )\n    return b if 1 else a\n"
+    tree = ast.parse(deep)  # Python's own parser copes; the folding's recursion does not
+    assert Folding.of(tree).dead == []
+    assert pruned_source(deep) is None

@@ -169,7 +169,13 @@ class Folding:
         found = cls()
         for node in ast.walk(tree):
             if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
-                _Scope(found, node).run()
+                dead, reads = len(found.dead), len(found.literal_reads)
+                try:
+                    _Scope(found, node).run()
+                except RecursionError:
+                    # an expression nested thousands deep (a generated sum): leave the scope
+                    # unfolded rather than half folded
+                    del found.dead[dead:], found.literal_reads[reads:]
         return found
 
     def static_first_argument(self, line: int, col: int) -> bool:
@@ -740,8 +746,11 @@ def pruned_tree(tree: ast.Module) -> ast.Module:
     folding = Folding.of(tree)
     if not folding.dead and not folding.literal_reads:
         return tree
-    twin = copy.deepcopy(tree)
-    result = _Pruner(Folding.of(twin)).visit(twin)
+    try:
+        twin = copy.deepcopy(tree)
+        result = _Pruner(Folding.of(twin)).visit(twin)
+    except RecursionError:
+        return tree  # copying or rewriting a tree nested too deeply: read it as it is
     assert isinstance(result, ast.Module)
     return result
 
