@@ -84,3 +84,41 @@ def test_production_only_rules_are_quiet_in_tests() -> None:
         review = change_of(path, "", code)
         timeouts = [f for f in review.findings if "bandit:B113" in f.sources]
         assert bool(timeouts) is expected, path
+
+
+MIXED_CASE = """\
+def render(loader, page):
+    templateEnv = make_env(loader)
+    return templateEnv.render(page)
+"""
+
+
+def _naming(review: Review) -> list[tuple[int, str]]:
+    return [(f.line_start, f.title) for f in review.findings if f.category is Category.NAMING]
+
+
+def test_editing_a_line_around_an_old_name_does_not_make_the_name_new() -> None:
+    new = MIXED_CASE.replace("make_env(loader)", "make_env(loader, autoescape=True)")
+    assert _naming(change_of("app.py", MIXED_CASE, new)) == []
+    line_a, line_b = "templateEnv = make_env(loader)", "templateEnv = make_env(loader, x)"
+    assert signature("ruff", "N806", line_a, "templateEnv") == signature(
+        "ruff", "N806", line_b, "templateEnv"
+    )
+    assert signature("ruff", "N806", line_a, "templateEnv") != signature(
+        "ruff", "N806", line_a, "pageTitle"
+    )
+
+
+def test_a_new_name_in_the_style_the_file_already_uses_is_not_reported() -> None:
+    new = MIXED_CASE.replace(
+        "    return templateEnv", "    pageTitle = page.title()\n    return templateEnv"
+    )
+    assert _naming(change_of("app.py", MIXED_CASE, new)) == []
+
+
+def test_a_new_name_against_the_files_style_is_reported() -> None:
+    snake = MIXED_CASE.replace("templateEnv", "template_env")
+    new = snake.replace(
+        "    return template_env", "    pageTitle = page.title()\n    return template_env"
+    )
+    assert [line for line, _ in _naming(change_of("app.py", snake, new))] == [3]

@@ -244,7 +244,7 @@ def _regexes(node: object) -> list[str]:
 
 def test_every_request_taint_rule_has_the_same_guards() -> None:
     """The guards are repeated per rule (semgrep-core's YAML has no anchors): they must not
-    drift apart."""
+    drift apart. A rule may add guards of its own category after them (XPath's quotes)."""
     rules = yaml.safe_load(rules_file("python.yml").read_text(encoding="utf-8"))["rules"]
     request_rules = [
         r for r in rules
@@ -252,7 +252,7 @@ def test_every_request_taint_rule_has_the_same_guards() -> None:
     ]  # fmt: skip
     assert len(request_rules) >= 10
     guards = [
-        [s for s in _sanitizers(r) if isinstance(s, dict) and s.get("by-side-effect")]
+        [s for s in _sanitizers(r) if isinstance(s, dict) and s.get("by-side-effect")][:2]
         for r in request_rules
     ]
     assert all(g == guards[0] and len(g) == 2 for g in guards)

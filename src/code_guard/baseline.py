@@ -8,6 +8,13 @@ matched on the rule and the code, never on line numbers, which the change shifts
 a ``def``/``func``/``function`` line matches on the name, so a function that was already too
 complex does not become "new" because its signature changed. Matching is one-to-one: a second
 copy of an old problem is new.
+
+A naming result is about a name, not a line: it matches on the name it reports, so editing a
+line around an old name (``templateEnv = Environment(loader)`` gaining an argument) does not
+make the name new. A name the change adds in a file whose shown base lines already break the
+same naming rule follows the file's established style, which PEP 8 asks new code to keep
+("mixedCase is allowed only in contexts where that's already the prevailing style"): it is
+counted as kept, not reported.
 """
 
 from __future__ import annotations
@@ -27,8 +34,21 @@ _DEFINITION = re.compile(
 Signature = tuple[str, str, str]
 
 
-def signature(tool: str, rule: str, line: str) -> Signature:
-    """What identifies a result across the change: tool, rule and normalised code."""
+# The name a result reports, as ruff and Semgrep quote it: "Variable `fooBar` in function ...".
+_QUOTED_NAME = re.compile(r"`([A-Za-z_][\w.]*)`")
+
+
+def named(message: str) -> str | None:
+    """The name a naming result's ``message`` reports, or None."""
+    match = _QUOTED_NAME.search(message)
+    return match.group(1) if match else None
+
+
+def signature(tool: str, rule: str, line: str, name: str | None = None) -> Signature:
+    """What identifies a result across the change: tool, rule and normalised code, or the
+    ``name`` a naming result reports."""
+    if name:
+        return tool, rule, "name " + name
     match = _DEFINITION.search(line)
     if match:
         return tool, rule, "def " + next(name for name in match.groups() if name)
@@ -66,3 +86,11 @@ class PreExisting:
             return False
         self._left[sig] -= 1
         return True
+
+
+def naming_styles(results: Iterable[tuple[str, Signature]]) -> frozenset[tuple[str, str, str]]:
+    """(path, tool, rule) of every naming result among the base ``results`` (path, signature):
+    the naming each file already used before the change."""
+    return frozenset(
+        (path, tool, rule) for path, (tool, rule, code) in results if code.startswith("name ")
+    )

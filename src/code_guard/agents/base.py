@@ -21,7 +21,7 @@ from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cu
 from code_guard.agents.filtering import finding_for
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_finding, resolve_file
-from code_guard.baseline import BaseSide, PreExisting, Signature, signature
+from code_guard.baseline import BaseSide, PreExisting, Signature, named, naming_styles, signature
 from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
@@ -44,7 +44,7 @@ from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
 from code_guard.tools.base import ChangeTool, Tool, ToolHit, in_tool_thread
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE
+from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup
 
 # The answer schema's limit on candidate verdicts: more candidates go to more calls.
 _MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length
@@ -162,20 +162,27 @@ class Agent(ABC):
                 if pairs and ctx.base is not None and not ctx.options.all_findings
             )
         )
-        before = PreExisting(sig for sigs in base_results for sig in sigs)
+        before = PreExisting(sig for sigs in base_results for _, sig in sigs)
+        styles = naming_styles(result for sigs in base_results for result in sigs)
         findings: list[Finding] = []
         kept = 0
         for pairs in found:
             for hit, finding in pairs:
-                if before.claim(signature(hit.tool, hit.rule, finding.anchor_text)):
+                name = _naming_subject(hit)
+                if before.claim(signature(hit.tool, hit.rule, finding.anchor_text, name)) or (
+                    name is not None and (hit.file_path, hit.tool, hit.rule) in styles
+                ):
                     kept += 1
                 else:
                     findings.append(finding)
         return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), kept
 
-    def _run_base(self, tool: Tool, ctx: AgentContext, paths: set[str]) -> list[Signature]:
-        """Signatures of ``tool``'s results on the base lines the hunks show, in ``paths``. A
-        tool that fails on the base only means nothing is excused: every result is reported."""
+    def _run_base(
+        self, tool: Tool, ctx: AgentContext, paths: set[str]
+    ) -> list[tuple[str, Signature]]:
+        """The path and signature of each of ``tool``'s results on the base lines the hunks
+        show, in ``paths``. A tool that fails on the base only means nothing is excused: every
+        result is reported."""
         base = ctx.base
         if base is None:
             return []
@@ -198,7 +205,8 @@ class Agent(ABC):
         for hit in hits:
             path = base.real_path(hit.file_path)
             if path in files and hit.line in base.focus.get(path, ()):
-                sigs.append(signature(hit.tool, hit.rule, base.line(path, hit.line)))
+                line = base.line(path, hit.line)
+                sigs.append((path, signature(hit.tool, hit.rule, line, _naming_subject(hit))))
         return sigs
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
@@ -381,6 +389,14 @@ class Agent(ABC):
             sources=("model",),
             anchor_text=file.added[line].strip(),
         )
+
+
+def _naming_subject(hit: ToolHit) -> str | None:
+    """The name a naming rule's hit reports (``baseline.named``), None for any other rule."""
+    info = lookup(hit.tool, hit.rule)
+    if info is None or info.category is not Category.NAMING:
+        return None
+    return named(hit.message)
 
 
 def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from ruff.__main__ import find_ruff_bin
 from code_guard.errors import ToolError
 from code_guard.tools.base import ProcessCrash, RunCache, Tool, ToolHit, is_python, run_process
 from code_guard.tools.mapping import not_analysed
+from code_guard.tools.python.dynamic_names import read_by_evaluated_code
 
 PERFORMANCE_RULES = ("PERF", "ASYNC", "B019", "SIM115")
 STYLE_RULES = (
@@ -99,7 +101,26 @@ def _check(
         diagnostics = json.loads(out)
     except json.JSONDecodeError as exc:
         raise ToolError(f"ruff printed something that is not JSON: {out[:200]!r}") from exc
-    return [_hit(d, workspace) for d in diagnostics if d.get("code")]
+    hits = [_hit(d, workspace) for d in diagnostics if d.get("code")]
+    return [h for h in hits if not _read_dynamically(workspace, h)]
+
+
+# "Local variable `x` is assigned to but never used": the name ruff reports.
+_UNUSED_LOCAL = re.compile(r"`([^`]+)`")
+
+
+def _read_dynamically(workspace: Path, hit: ToolHit) -> bool:
+    """An unused-local report (F841) on a variable that code the function evaluates reads
+    (``dynamic_names``): ruff cannot see that use, as it cannot see a ``locals()`` one, which
+    it already exempts."""
+    name = _UNUSED_LOCAL.search(hit.message) if hit.rule == "F841" else None
+    if name is None:
+        return False
+    try:
+        source = (workspace / hit.file_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return read_by_evaluated_code(source, hit.line, name.group(1))
 
 
 _CACHE: RunCache[tuple[str, tuple[str, ...], tuple[str, ...], int]] = RunCache()

@@ -9,6 +9,7 @@ from pathlib import Path
 from code_guard.errors import ToolError
 from code_guard.tools.base import Tool, ToolHit, is_python
 from code_guard.tools.mapping import not_analysed
+from code_guard.tools.python.constants import folding_of
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
 from code_guard.tools.runtime.warm import WarmPool
 
@@ -51,7 +52,34 @@ def _bandit(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         for entry in _list(answer.get("skipped"))
         if isinstance(entry, list) and len(entry) == 2
     ]
-    return skipped + [_hit(r) for r in results]
+    kept = [r for r in results if isinstance(r, dict) and not _on_literal_data(workspace, r)]
+    return skipped + [_hit(r) for r in kept]
+
+
+# Bandit's tests of a call whose danger is its first argument, the data it runs, loads or
+# parses: code (B102 exec, B307 eval), a pickle or marshal stream (B301, B302), YAML (B506),
+# XML (B313-B320) or a shell command line (B602, B605). Given only literals, the call runs
+# what the code's author wrote, not what an attacker sent: an injection needs outside data.
+_DATA_RULES = frozenset(
+    {"B102", "B301", "B302", "B307", "B506", "B602", "B605"} | {f"B3{n}" for n in range(13, 21)}
+)
+
+
+def _on_literal_data(workspace: Path, result: dict[str, object]) -> bool:
+    """Whether ``result`` is one of ``_DATA_RULES`` on a call whose first argument is a
+    variable that constant folding (``tools/python/constants.py``) shows holds a value built
+    from literals only. A literal written in the call keeps its result: the rule is about
+    that use of the API, and its advice (``safe_load``, ``literal_eval``) still holds."""
+    if result.get("test_id") not in _DATA_RULES:
+        return False
+    try:
+        line, col = int(str(result["line_number"])), int(str(result.get("col_offset")))
+        path = workspace / str(result["filename"])
+        source = path.read_text(encoding="utf-8", errors="replace")
+    except (KeyError, ValueError, OSError):
+        return False
+    folding = folding_of(source)
+    return folding is not None and folding.static_first_argument(line, col)
 
 
 def _list(value: object) -> list[object]:

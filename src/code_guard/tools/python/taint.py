@@ -31,6 +31,7 @@ from pathlib import Path
 
 from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
+from code_guard.tools.python.constants import pruned_tree
 from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
@@ -163,6 +164,7 @@ class PythonTaintTool(PythonChecker):
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
     def _flows(self, tree: ast.Module, path: str) -> Iterator[_Flow]:
+        tree = pruned_tree(tree)  # no flow through a branch that cannot run (constants.py)
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
         facts = self._file_facts(tree, path, functions)
         for func in functions:

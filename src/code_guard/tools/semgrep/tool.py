@@ -23,6 +23,7 @@ from code_guard.errors import ToolError
 from code_guard.models import Category
 from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
 from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup, not_analysed
+from code_guard.tools.python.constants import pruned_source
 from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
 
 # The time one rule may spend on one file, and how many rules may run out of it before the
@@ -130,8 +131,9 @@ def run_rules(
     given ``rule_timeout`` seconds per file; a file it gave up on is named in a hit.
 
     Python files with ``match`` statements or ``except*`` handlers are read from a rewritten
-    copy that semgrep-core's main parser understands (``syntax_rewrite``), lines and columns
-    unchanged; their results name the original file.
+    copy that semgrep-core's main parser understands (``syntax_rewrite``), and those with
+    branches that cannot run or elements that fold to literals from a copy without them
+    (``constants``), lines and columns unchanged; their results name the original file.
     """
     if not paths:
         return []
@@ -199,6 +201,10 @@ def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> di
         except (OSError, UnicodeDecodeError):
             continue
         rewritten = for_semgrep(text)
+        # Dead branches and literal elements (``tools/python/constants.py``): Semgrep's taint
+        # rules join every branch and treat a container as one value.
+        pruned = pruned_source(text, rewritten)
+        rewritten = pruned if pruned is not None else rewritten
         if rewritten is None:
             continue
         # One folder per file keeps its name (and so its suffix) without clashes.

@@ -1,0 +1,862 @@
+"""Constant folding over a function's own constants: the branches that cannot run and the
+container elements that are known literals.
+
+A taint engine that joins every branch reports ``bar = "x" if 7 * 18 + num > 200 else param``
+as tainted, though ``num = 106`` makes the condition always true, and reports
+``values.append("x"); values.append(param); bar = values[0]`` as tainted, though element 0 is
+the literal. Both CodeQL and Semgrep propagate constants; this module does the same, small and
+conservative, so that the analysers see only code that can run:
+
+- values are tracked per function, statement by statement, for names the function assigns:
+  literals, arithmetic, comparisons, ``and``/``or``/``not`` and conditional expressions over
+  them, f-strings and a few pure string calls over literals (their value unknown but built
+  from literals only), and lists and dicts the function builds itself with literal indices
+  and keys (``append``, ``insert``, ``pop``, ``x[k] = v``, ``x[k]``, ``x.get(k)``);
+- an ``if`` or conditional expression whose test folds to a constant has a dead branch;
+  an ``and``/``or`` decided by its left operand has a dead right one;
+- anything else forgets what it touches: a name assigned in a loop, a ``try``, a ``match``,
+  by unpacking or in a nested scope; a container read anywhere but in the forms above (it may
+  be aliased or changed there); a name declared ``global`` or ``nonlocal``.
+
+``Folding.of(tree)`` gives the dead code, the element reads that fold to a literal, and the
+calls whose first argument is built from literals only. ``pruned_source`` rewrites a source
+for an analyser that reads text (Semgrep), with every line and column kept; ``pruned_tree``
+does the same to a tree (our own taint check).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import operator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from code_guard.python_parse import parse_python
+from code_guard.tools.python.checker import dotted
+
+# Bounds on folded values: a constant condition never needs more, and a crafted file must not
+# make the reviewer build a huge string or number.
+_MAX_INT = 10**12
+_MAX_STR = 10_000
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_NESTED = (*_SCOPES, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class _Kind:
+    CONST = "const"  # a known literal value
+    STATIC = "static"  # built from literals only, value unknown
+    LIST = "list"  # a list the function built, element by element
+    DICT = "dict"  # a dict the function built, literal key by literal key
+    TOP = "top"  # anything
+
+
+@dataclass(frozen=True)
+class Val:
+    """An abstract value."""
+
+    kind: str
+    value: Any = None  # CONST: the value; LIST: tuple of Val; DICT: tuple of (key, Val)
+
+    @property
+    def static(self) -> bool:
+        """Built from literals only."""
+        return self.kind in (_Kind.CONST, _Kind.STATIC)
+
+
+TOP = Val(_Kind.TOP)
+STATIC = Val(_Kind.STATIC)
+
+
+def _const(value: object) -> Val:
+    if isinstance(value, bool | type(None) | float):
+        return Val(_Kind.CONST, value)
+    if isinstance(value, int) and abs(value) <= _MAX_INT:
+        return Val(_Kind.CONST, value)
+    if isinstance(value, str | bytes) and len(value) <= _MAX_STR:
+        return Val(_Kind.CONST, value)
+    return STATIC
+
+
+def _join(a: Val, b: Val) -> Val:
+    if a == b:
+        return a
+    if a.static and b.static:
+        return STATIC
+    if a.kind == b.kind == _Kind.LIST and len(a.value) == len(b.value):
+        return Val(_Kind.LIST, tuple(_join(x, y) for x, y in zip(a.value, b.value, strict=True)))
+    if a.kind == b.kind == _Kind.DICT and [k for k, _ in a.value] == [k for k, _ in b.value]:
+        joined = tuple((k, _join(x, y)) for (k, x), (_, y) in zip(a.value, b.value, strict=True))
+        return Val(_Kind.DICT, joined)
+    return TOP
+
+
+Env = dict[str, Val]
+
+
+def _join_envs(envs: Sequence[Env]) -> Env:
+    if not envs:
+        return {}
+    names = set(envs[0]).intersection(*envs[1:])
+    out: Env = {}
+    for name in names:
+        value = envs[0][name]
+        for env in envs[1:]:
+            value = _join(value, env[name])
+        out[name] = value
+    return out
+
+
+_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+# Calls whose result is built from their arguments alone: literals in, literal-built out.
+_PURE_CALLS = frozenset({"str", "int", "float", "bool", "len", "repr", "bytes"})
+_PURE_MODULES = ("base64.", "urllib.parse.", "html.", "string.")
+_PURE_METHODS = frozenset(
+    {
+        "lower", "upper", "strip", "lstrip", "rstrip", "replace", "format", "join", "encode",
+        "decode", "title", "capitalize", "casefold", "removeprefix", "removesuffix", "zfill",
+    }
+)  # fmt: skip
+_LIST_MUTATORS = frozenset({"append", "insert", "pop", "extend", "clear"})
+
+
+def _fold_binop(op: ast.operator, left: Any, right: Any) -> Val:
+    fn = _BINOPS.get(type(op))
+    if fn is None:
+        return STATIC
+    for text, times in ((left, right), (right, left)):
+        repeated = isinstance(text, str | bytes) and type(times) is int
+        if repeated and len(text) * max(times, 0) > _MAX_STR:
+            return STATIC
+    try:
+        return _const(fn(left, right))
+    except Exception:  # noqa: BLE001 - a type error or a division by zero: not folded
+        return STATIC
+
+
+@dataclass
+class Folding:
+    """What constant folding found in one tree."""
+
+    dead: list[ast.AST] = field(default_factory=list)  # statements and operands never run
+    literal_reads: list[ast.expr] = field(default_factory=list)  # element reads of literals
+    static_calls: set[tuple[int, int]] = field(default_factory=set)  # (line, col) of calls
+
+    @classmethod
+    def of(cls, tree: ast.AST) -> Folding:
+        """Fold every function (and the module's own statements) of ``tree``."""
+        found = cls()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
+                dead, reads = len(found.dead), len(found.literal_reads)
+                try:
+                    _Scope(found, node).run()
+                except RecursionError:
+                    # an expression nested thousands deep (a generated sum): leave the scope
+                    # unfolded rather than half folded
+                    del found.dead[dead:], found.literal_reads[reads:]
+        return found
+
+    def static_first_argument(self, line: int, col: int) -> bool:
+        """Whether the call at ``line``/``col`` (as the AST counts columns) has a variable
+        for its first argument, holding a value built from literals only, in a function where
+        folding resolved a branch or an element."""
+        return (line, col) in self.static_calls
+
+
+@lru_cache(maxsize=8)
+def folding_of(source: str) -> Folding | None:
+    """``Folding.of`` the tree of ``source`` (None when it does not parse), kept for the
+    next caller: each of a file's hits asks about the same source."""
+    tree = parse_python(source)
+    return Folding.of(tree) if tree is not None else None
+
+
+class _Scope:
+    """The abstract run of one function body (or a module's statements)."""
+
+    def __init__(self, found: Folding, node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
+        self.found = found
+        self.node = node
+        # Names a nested scope or a global/nonlocal statement touches are never tracked.
+        self.untracked: set[str] = set()
+        for stmt in node.body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, ast.Global | ast.Nonlocal):
+                    self.untracked.update(sub.names)
+                elif isinstance(sub, _NESTED):
+                    self.untracked.update(n.id for n in ast.walk(sub) if isinstance(n, ast.Name))
+
+    def run(self) -> None:
+        found = self.found
+        before = len(found.dead) + len(found.literal_reads)
+        self.static_calls: set[tuple[int, int]] = set()
+        self.block(self.node.body, {})
+        # A call's literal data counts only where folding resolved something in the function
+        # (a branch that cannot run, a literal element): there data that looks as if it may
+        # come from outside is shown not to. ``x = "ls"; os.system(x)`` keeps its result, as
+        # ``os.system("ls")`` does.
+        if len(found.dead) + len(found.literal_reads) > before:
+            found.static_calls |= self.static_calls
+
+    # statements ---------------------------------------------------------------------------
+
+    def block(self, stmts: Sequence[ast.stmt], env: Env) -> tuple[Env, bool]:
+        """Run ``stmts`` from ``env``; the env after them and whether they always leave."""
+        for stmt in stmts:
+            env, left = self.stmt(stmt, env)
+            if left:
+                return env, True
+        return env, False
+
+    def stmt(self, stmt: ast.stmt, env: Env) -> tuple[Env, bool]:
+        if isinstance(stmt, _SCOPES):
+            return env, False
+        if isinstance(stmt, ast.If):
+            return self.if_(stmt, env)
+        env = dict(env)
+        if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            self._calls(stmt.iter if not isinstance(stmt, ast.While) else stmt.test, env)
+            env = self._forget(stmt, env, containers=True)
+            self.block(stmt.body, dict(env))
+            self.block(stmt.orelse, dict(env))
+            return env, False
+        if isinstance(stmt, ast.Try | ast.TryStar):
+            self.block(stmt.body, dict(env))
+            env = self._forget(stmt, env, containers=True)
+            for handler in stmt.handlers:
+                self.block(handler.body, dict(env))
+            self.block(stmt.orelse, dict(env))
+            self.block(stmt.finalbody, dict(env))
+            return env, False
+        if isinstance(stmt, ast.With | ast.AsyncWith):
+            for item in stmt.items:
+                self._calls(item.context_expr, env)
+            env = self._forget_targets([i.optional_vars for i in stmt.items], env)
+            return self.block(stmt.body, env)
+        if isinstance(stmt, ast.Match):
+            return self._forget(stmt, env, containers=True), False
+        return self.simple(stmt, env)
+
+    def if_(self, stmt: ast.If, env: Env) -> tuple[Env, bool]:
+        test = self.expr(stmt.test, env)
+        self._calls(stmt.test, env)
+        if test.kind == _Kind.CONST:
+            live, dead = (stmt.body, stmt.orelse) if test.value else (stmt.orelse, stmt.body)
+            self.found.dead.extend(dead)
+            return self.block(live, dict(env))
+        body_env, body_left = self.block(stmt.body, dict(env))
+        else_env, else_left = self.block(stmt.orelse, dict(env))
+        if body_left and else_left:
+            return env, True
+        if body_left:
+            return else_env, False
+        if else_left:
+            return body_env, False
+        return _join_envs([body_env, else_env]), False
+
+    def simple(self, stmt: ast.stmt, env: Env) -> tuple[Env, bool]:
+        self._calls(stmt, env)
+        recognised: set[int] = set()
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                recognised.add(id(target.value))  # ``x[k] = v``: followed, not an escape
+            value = self.expr(stmt.value, env, recognised)
+            self._escape(stmt, env, recognised)
+            if isinstance(target, ast.Name) and target.id not in self.untracked:
+                env[target.id] = value
+            elif not self._store_element(target, value, env):
+                env = self._forget_targets([target], env)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            value = self.expr(stmt.value, env, recognised)
+            self._escape(stmt, env, recognised)
+            if isinstance(stmt.target, ast.Name) and stmt.target.id not in self.untracked:
+                env[stmt.target.id] = value
+            else:
+                env = self._forget_targets([stmt.target], env)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+            value = self.expr(stmt.value, env, recognised)
+            self._escape(stmt, env, recognised)
+            old = env.get(name, TOP)
+            if old.kind == value.kind == _Kind.CONST:
+                env[name] = _fold_binop(stmt.op, old.value, value.value)
+            else:
+                env[name] = STATIC if old.static and value.static else TOP
+            if name in self.untracked:
+                env.pop(name, None)
+        elif isinstance(stmt, ast.Expr) and self._mutation(stmt.value, env, recognised):
+            self._escape(stmt, env, recognised)
+        else:
+            if isinstance(stmt, ast.Return | ast.Expr) and stmt.value is not None:
+                self.expr(stmt.value, env, recognised)
+            self._escape(stmt, env, recognised)
+            env = self._forget(stmt, env)
+        left = isinstance(stmt, ast.Return | ast.Raise | ast.Continue | ast.Break)
+        return env, left
+
+    def _store_element(self, target: ast.expr, value: Val, env: Env) -> bool:
+        """``x[k] = v`` on a container the function built: one element changes."""
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return False
+        name = target.value.id
+        box = env.get(name, TOP)
+        key = self.expr(target.slice, env)
+        if box.kind == _Kind.DICT and key.kind == _Kind.CONST:
+            entries = dict(box.value)
+            entries[key.value] = value
+            env[name] = Val(_Kind.DICT, tuple(entries.items()))
+            return True
+        if box.kind == _Kind.LIST and key.kind == _Kind.CONST and isinstance(key.value, int):
+            items = list(box.value)
+            if -len(items) <= key.value < len(items):
+                items[key.value] = value
+                env[name] = Val(_Kind.LIST, tuple(items))
+                return True
+        env[name] = TOP
+        return True
+
+    def _mutation(self, call: ast.expr, env: Env, recognised: set[int]) -> bool:
+        """``x.append(v)`` and the other list changes we follow, on a list the function
+        built; any other method call on a tracked container forgets it."""
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+        ):
+            return False
+        name, method = call.func.value.id, call.func.attr
+        box = env.get(name, TOP)
+        if box.kind not in (_Kind.LIST, _Kind.DICT):
+            return False
+        recognised.add(id(call.func.value))
+        args = [self.expr(a, env, recognised) for a in call.args]
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            env[name] = TOP
+            return True
+        items = list(box.value)
+        if box.kind == _Kind.LIST and method in _LIST_MUTATORS:
+            env[name] = _list_change(items, method, args)
+        elif box.kind == _Kind.DICT and method == "pop" and args and args[0].kind == _Kind.CONST:
+            env[name] = Val(_Kind.DICT, tuple((k, v) for k, v in items if k != args[0].value))
+        else:
+            env[name] = TOP
+        return True
+
+    def _escape(self, node: ast.AST, env: Env, recognised: set[int]) -> None:
+        """A tracked container read anywhere but in a followed form may be aliased or
+        changed there: forget it."""
+        for sub in _walk_scope(node):
+            if (
+                isinstance(sub, ast.Name)
+                and id(sub) not in recognised
+                and env.get(sub.id, TOP).kind in (_Kind.LIST, _Kind.DICT)
+            ):
+                env[sub.id] = TOP
+
+    def _forget(self, stmt: ast.AST, env: Env, *, containers: bool = False) -> Env:
+        """Forget every name ``stmt`` assigns or deletes (and, with ``containers``, every
+        container it mentions: a loop or a ``try`` may change one any number of times)."""
+        out = dict(env)
+        for sub in _walk_scope(stmt):
+            if isinstance(sub, ast.Name) and (
+                isinstance(sub.ctx, ast.Store | ast.Del)
+                or (containers and out.get(sub.id, TOP).kind in (_Kind.LIST, _Kind.DICT))
+            ):
+                out.pop(sub.id, None)
+        return out
+
+    def _forget_targets(self, targets: Sequence[ast.AST | None], env: Env) -> Env:
+        out = dict(env)
+        for target in targets:
+            if target is None:
+                continue
+            for sub in ast.walk(target):
+                if isinstance(sub, ast.Name):
+                    out.pop(sub.id, None)
+        return out
+
+    def _calls(self, node: ast.AST, env: Env) -> None:
+        """Note each call in ``node`` whose first argument is a variable that holds a value
+        built from literals only. A literal written in the call itself is left out: that is
+        the API use a call rule is about (``yaml.load("{}")``), and its advice still holds."""
+        for sub in _walk_scope(node, into_blocks=False):
+            if not (isinstance(sub, ast.Call) and sub.args):
+                continue
+            if (
+                isinstance(sub.args[0], ast.Name)
+                and self.expr(sub.args[0], env, record=False).static
+            ):
+                self.static_calls.add((sub.lineno, sub.col_offset))
+
+    # expressions --------------------------------------------------------------------------
+
+    def expr(
+        self,
+        node: ast.expr,
+        env: Env,
+        recognised: set[int] | None = None,
+        *,
+        record: bool = True,
+        in_fstring: bool = False,
+    ) -> Val:
+        """The abstract value of ``node``; dead operands and literal element reads are
+        recorded (when ``record``)."""
+        recognised = set() if recognised is None else recognised
+
+        def ev(sub: ast.expr, *, fstring: bool = in_fstring) -> Val:
+            return self.expr(sub, env, recognised, record=record, in_fstring=fstring)
+
+        def dead(sub: ast.expr) -> None:
+            if record and not in_fstring:
+                self.found.dead.append(sub)
+
+        if isinstance(node, ast.Constant):
+            return _const(node.value)
+        if isinstance(node, ast.Name):
+            value = env.get(node.id, TOP) if node.id not in self.untracked else TOP
+            return value if value.static else TOP
+        if isinstance(node, ast.BinOp):
+            left, right = ev(node.left), ev(node.right)
+            if left.kind == right.kind == _Kind.CONST:
+                return _fold_binop(node.op, left.value, right.value)
+            return STATIC if left.static and right.static else TOP
+        if isinstance(node, ast.UnaryOp):
+            operand = ev(node.operand)
+            if operand.kind == _Kind.CONST:
+                try:
+                    if isinstance(node.op, ast.Not):
+                        return _const(not operand.value)
+                    if isinstance(node.op, ast.USub):
+                        return _const(-operand.value)
+                    if isinstance(node.op, ast.UAdd):
+                        return _const(+operand.value)
+                except TypeError:
+                    return STATIC
+            return STATIC if operand.static else TOP
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(node, ev, dead)
+        if isinstance(node, ast.Compare):
+            values = [ev(node.left), *(ev(c) for c in node.comparators)]
+            if all(v.kind == _Kind.CONST for v in values):
+                try:
+                    result = all(
+                        _COMPARE[type(op)](a.value, b.value)
+                        for op, a, b in zip(node.ops, values, values[1:], strict=False)
+                    )
+                except Exception:  # noqa: BLE001 - a type error: not folded
+                    return STATIC
+                return _const(bool(result))
+            return STATIC if all(v.static for v in values) else TOP
+        if isinstance(node, ast.IfExp):
+            test = ev(node.test)
+            if test.kind == _Kind.CONST:
+                live, gone = (node.body, node.orelse) if test.value else (node.orelse, node.body)
+                dead(gone)
+                return ev(live)
+            return _join(ev(node.body), ev(node.orelse))
+        if isinstance(node, ast.JoinedStr):
+            parts = [ev(v, fstring=True) for v in node.values]
+            return STATIC if all(p.static for p in parts) else TOP
+        if isinstance(node, ast.FormattedValue):
+            return ev(node.value)
+        if isinstance(node, ast.List | ast.Tuple):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                return TOP
+            return Val(_Kind.LIST, tuple(ev(e) for e in node.elts))
+        if isinstance(node, ast.Dict):
+            keys = [ev(k) if k is not None else TOP for k in node.keys]
+            values = [ev(v) for v in node.values]
+            if all(k.kind == _Kind.CONST for k in keys):
+                return Val(_Kind.DICT, tuple(zip((k.value for k in keys), values, strict=True)))
+            return TOP
+        if isinstance(node, ast.Subscript):
+            return self._element(node, env, recognised, ev, record and not in_fstring)
+        if isinstance(node, ast.Call):
+            return self._call(node, env, recognised, ev, record and not in_fstring)
+        for sub in ast.iter_child_nodes(node):
+            if isinstance(sub, ast.expr):
+                ev(sub)
+        return TOP
+
+    def _boolop(
+        self, node: ast.BoolOp, ev: Callable[[ast.expr], Val], dead: Callable[[ast.expr], None]
+    ) -> Val:
+        is_or = isinstance(node.op, ast.Or)
+        values: list[Val] = []
+        for index, operand in enumerate(node.values):
+            value = ev(operand)
+            values.append(value)
+            if value.kind == _Kind.CONST and bool(value.value) == is_or:
+                for rest in node.values[index + 1 :]:
+                    dead(rest)
+                return value if len(values) == 1 or all(v.static for v in values) else TOP
+        last = values[-1]
+        if all(v.kind == _Kind.CONST for v in values[:-1]):
+            return last  # every earlier operand let it through
+        return STATIC if all(v.static for v in values) else TOP
+
+    def _element(
+        self,
+        node: ast.Subscript,
+        env: Env,
+        recognised: set[int],
+        ev: Callable[[ast.expr], Val],
+        record: bool,
+    ) -> Val:
+        key = ev(node.slice)
+        if isinstance(node.value, ast.Name) and node.value.id not in self.untracked:
+            box = env.get(node.value.id, TOP)
+            if box.kind in (_Kind.LIST, _Kind.DICT):
+                recognised.add(id(node.value))
+                item = _item(box, key)
+                if item.static and record:
+                    self.found.literal_reads.append(node)
+                return item if item.static else TOP
+        base = ev(node.value)
+        return STATIC if base.static and key.static else TOP
+
+    def _call(
+        self,
+        node: ast.Call,
+        env: Env,
+        recognised: set[int],
+        ev: Callable[[ast.expr], Val],
+        record: bool,
+    ) -> Val:
+        func = node.func
+        args = [ev(a) for a in node.args]
+        kwargs = [ev(k.value) for k in node.keywords]
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.attr == "get"
+            and func.value.id not in self.untracked
+            and env.get(func.value.id, TOP).kind == _Kind.DICT
+            and args
+            and not kwargs
+        ):
+            recognised.add(id(func.value))
+            box = env[func.value.id]
+            items = dict(box.value)
+            if args[0].kind == _Kind.CONST:
+                item = items.get(args[0].value, args[1] if len(args) > 1 else _const(None))
+                if item.static and record:
+                    self.found.literal_reads.append(node)
+                return item if item.static else TOP
+            return TOP
+        everything_static = all(v.static for v in (*args, *kwargs))
+        name = dotted(func)
+        if isinstance(func, ast.Attribute) and func.attr in _PURE_METHODS:
+            receiver = ev(func.value)
+            return STATIC if receiver.static and everything_static else TOP
+        if everything_static and (name in _PURE_CALLS or name.startswith(_PURE_MODULES)):
+            return STATIC
+        if not isinstance(func, ast.Name):
+            ev(func)
+        return TOP
+
+
+def _item(box: Val, key: Val) -> Val:
+    if key.kind != _Kind.CONST:
+        return TOP
+    if box.kind == _Kind.LIST:
+        index = key.value
+        if isinstance(index, int) and not isinstance(index, bool):
+            items: tuple[Val, ...] = box.value
+            if -len(items) <= index < len(items):
+                return items[index]
+        return TOP
+    for k, v in box.value:
+        if k == key.value:
+            return v  # type: ignore[no-any-return]
+    return TOP
+
+
+def _list_change(items: list[Val], method: str, args: list[Val]) -> Val:
+    def index(at: Val) -> int | None:
+        i = at.value if at.kind == _Kind.CONST else None
+        return i if isinstance(i, int) and not isinstance(i, bool) else None
+
+    if method == "append" and len(args) == 1:
+        return Val(_Kind.LIST, (*items, args[0]))
+    if method == "clear" and not args:
+        return Val(_Kind.LIST, ())
+    if method == "pop" and not args and items:
+        return Val(_Kind.LIST, tuple(items[:-1]))
+    i = index(args[0]) if len(args) == 1 else None
+    if method == "pop" and i is not None and -len(items) <= i < len(items):
+        del items[i]
+        return Val(_Kind.LIST, tuple(items))
+    if method == "insert" and len(args) == 2 and (i := index(args[0])) is not None:
+        items.insert(i, args[1])
+        return Val(_Kind.LIST, tuple(items))
+    if method == "extend" and len(args) == 1 and args[0].kind == _Kind.LIST:
+        return Val(_Kind.LIST, (*items, *args[0].value))
+    return TOP
+
+
+def _walk_scope(node: ast.AST, *, into_blocks: bool = True) -> Iterator[ast.AST]:
+    """``node`` and what it holds, without entering nested scopes (and, unless
+    ``into_blocks``, without entering the statements of a compound statement)."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            if isinstance(child, _SCOPES):
+                continue
+            if not into_blocks and isinstance(child, ast.stmt):
+                continue
+            todo.append(child)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewriting: what the analysers read
+
+
+def _char_col(line: str, byte_col: int) -> int:
+    return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: tuple[int, int]  # (line, char column), lines from 1
+    end: tuple[int, int]
+    statement: bool
+
+
+def _edits(tree: ast.AST, lines: Sequence[str]) -> list[_Edit]:
+    folding = Folding.of(tree)
+    edits: list[_Edit] = []
+    for node in [*folding.dead, *folding.literal_reads]:
+        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        if end_line is None or end_col is None:
+            continue
+        line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+        if not (0 < line <= end_line <= len(lines)):
+            continue
+        start = (line, _char_col(lines[line - 1], col))
+        end = (end_line, _char_col(lines[end_line - 1], end_col))
+        edits.append(_Edit(start, end, isinstance(node, ast.stmt)))
+    edits.sort(key=lambda e: (e.start, (-e.end[0], -e.end[1])))
+    out: list[_Edit] = []
+    for edit in edits:  # drop an edit inside an earlier one
+        if out and edit.start < out[-1].end:
+            continue
+        out.append(edit)
+    return out
+
+
+def _apply(lines: list[str], edit: _Edit) -> bool:
+    (line, col), (end_line, end_col) = edit.start, edit.end
+    first, last = lines[line - 1], lines[end_line - 1]
+    rest = last[end_col:]
+    if edit.statement:
+        # ``pass`` where the statement began, blanks for the rest of it; what follows it on its
+        # last line must be nothing or a comment, or the blanks would cut a line in two.
+        if end_line > line and rest.strip() and not rest.lstrip().startswith("#"):
+            return False
+        width = (len(first) if end_line > line else end_col) - col
+        if width < 4:
+            return False
+        if end_line == line:
+            lines[line - 1] = first[:col] + "pass".ljust(width) + first[end_col:]
+            return True
+        lines[line - 1] = first[:col] + "pass".ljust(width)
+        for number in range(line, end_line - 1):
+            lines[number] = " " * len(lines[number])
+        lines[end_line - 1] = " " * end_col + rest
+        return True
+    if end_line != line:
+        return False  # an expression over lines may hold the brackets that join them
+    width = end_col - col
+    following = first[end_col : end_col + 1]
+    if width >= 2:
+        literal = '""'.ljust(width)
+    elif following != ".":
+        literal = "0"
+    else:
+        return False
+    lines[line - 1] = first[:col] + literal + first[end_col:]
+    return True
+
+
+def pruned_source(source: str, onto: str | None = None) -> str | None:
+    """``source`` with its dead statements replaced by ``pass``, its dead operands and its
+    element reads of literals by a literal, every line and column kept; None when constant
+    folding finds nothing (or the source does not parse). With ``onto`` (a rewrite of
+    ``source`` that kept every line and column), the edits are made to ``onto`` instead.
+
+    A file our Python cannot parse only for its f-strings (Python 3.12 lets one reuse its
+    quotes inside, ``f'{', '.join(xs)}'``, which Semgrep reads) is folded with every f-string
+    masked as an unknown value, character for character."""
+    parsed = source
+    tree = parse_python(source)
+    if tree is None:
+        masked = _masked_fstrings(source)
+        tree = parse_python(masked) if masked is not None else None
+        if tree is None or masked is None:
+            return None
+        parsed = masked
+    lines = (source if onto is None else onto).split("\n")
+    applied = False
+    for edit in reversed(_edits(tree, parsed.split("\n"))):
+        applied = _apply(lines, edit) or applied
+    return "\n".join(lines) if applied else None
+
+
+class _Pruner(ast.NodeTransformer):
+    def __init__(self, folding: Folding) -> None:
+        self.gone = {id(n) for n in folding.dead} | {id(n) for n in folding.literal_reads}
+
+    def visit(self, node: ast.AST) -> Any:
+        if id(node) in self.gone:
+            if isinstance(node, ast.stmt):
+                return ast.copy_location(ast.Pass(), node)
+            return ast.copy_location(ast.Constant(value=""), node)
+        return self.generic_visit(node)
+
+
+def pruned_tree(tree: ast.Module) -> ast.Module:
+    """``tree`` with its dead statements replaced by ``pass`` and its dead operands and
+    element reads of literals by a literal (a copy; ``tree`` itself when there is none)."""
+    folding = Folding.of(tree)
+    if not folding.dead and not folding.literal_reads:
+        return tree
+    try:
+        twin = copy.deepcopy(tree)
+        result = _Pruner(Folding.of(twin)).visit(twin)
+    except RecursionError:
+        return tree  # copying or rewriting a tree nested too deeply: read it as it is
+    assert isinstance(result, ast.Module)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# f-strings of Python 3.12, masked for an older parser
+
+_PREFIX = frozenset("rRbBuUfF")
+
+
+def _string_at(source: str, i: int) -> tuple[int, str, bool] | None:
+    """When a string literal starts at ``i``: where its body starts, its quote, and whether it
+    is an f-string."""
+    j = i
+    while j < len(source) and j - i < 2 and source[j] in _PREFIX:
+        j += 1
+    if j >= len(source) or source[j] not in "'\"":
+        return None
+    if i > 0 and (source[i - 1].isalnum() or source[i - 1] == "_") and j > i:
+        return None  # the end of a name, not a prefix
+    quote = source[j] * 3 if source.startswith(source[j] * 3, j) else source[j]
+    return j + len(quote), quote, "f" in source[i:j].lower()
+
+
+def _string_end(source: str, i: int, quote: str, fstring: bool) -> int | None:
+    """The index just after the literal whose body starts at ``i``."""
+    n = len(source)
+    while i < n:
+        if source.startswith(quote, i):
+            return i + len(quote)
+        c = source[i]
+        if c == "\\":
+            i += 2
+        elif c == "\n" and len(quote) == 1:
+            return None
+        elif fstring and c == "{":
+            if source.startswith("{{", i):
+                i += 2
+            else:
+                end = _replacement_end(source, i + 1)
+                if end is None:
+                    return None
+                i = end
+        else:
+            i += 1
+    return None
+
+
+def _replacement_end(source: str, i: int) -> int | None:
+    """The index just after the ``}`` closing the replacement field whose body starts at
+    ``i``, strings of any quote nested inside (Python 3.12)."""
+    depth, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        start = _string_at(source, i) if c in _PREFIX or c in "'\"" else None
+        if start is not None:
+            end = _string_end(source, start[0], start[1], start[2])
+            if end is None:
+                return None
+            i = end
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return i + 1
+            depth -= 1
+        elif c == ":" and depth == 0 and not source.startswith(":=", i):
+            return _string_end(source, i + 1, "}", True)  # the format spec, to its ``}``
+        i += 1
+    return None
+
+
+def _masked_fstrings(source: str) -> str | None:
+    """``source`` with every f-string replaced, character for character, by a name (an
+    unknown value): ``f'{a}'`` becomes ``______``, one over several lines ``(___ ... )``.
+    None when a literal does not end."""
+    out = list(source)
+    i, n = 0, len(source)
+    while i < n:
+        c = source[i]
+        if c == "#":
+            end_of_line = source.find("\n", i)
+            i = n if end_of_line < 0 else end_of_line
+            continue
+        start = _string_at(source, i) if c in _PREFIX or c in "'\"" else None
+        if start is None:
+            i += 1
+            continue
+        end = _string_end(source, start[0], start[1], start[2])
+        if end is None:
+            return None
+        if start[2]:
+            _mask(out, source, i, end)
+        i = end
+    return "".join(out)
+
+
+def _mask(out: list[str], source: str, start: int, end: int) -> None:
+    multiline = "\n" in source[start:end]
+    for k in range(start, end):
+        if source[k] != "\n":
+            out[k] = " " if multiline else "_"
+    if multiline:
+        out[start], out[start + 1], out[end - 1] = "(", "_", ")"
