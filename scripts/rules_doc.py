@@ -16,9 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from code_guard.tools.explanations import explain_rule
-from code_guard.tools.mapping import TABLES, RuleInfo
-from code_guard.tools.policy import quiet_in_tests
+from code_guard.knowledge.explanations import explain_rule
+from code_guard.knowledge.mapping import TABLES, RuleInfo
+from code_guard.knowledge.policy import quiet_in_tests
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from code_guard.models import AgentName, Category, Finding, Severity
-from code_guard.tools.explanations import (
+from code_guard.knowledge.explanations import (
     _BY_RULE,
     cwe_url,
     explain,
     explain_category,
     explain_rule,
 )
-from code_guard.tools.fixes import rewritable
-from code_guard.tools.mapping import TABLES, RuleInfo, lookup
+from code_guard.knowledge.fixes import rewritable
+from code_guard.knowledge.mapping import TABLES, RuleInfo, lookup
+from code_guard.models import AgentName, Category, Finding, Severity
 
 MAPPED = sorted(
     (tool, rule, info)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from code_guard.agents.filtering import finding_for, honoured_suppression, out_of_scope
 from code_guard.diff import parse_diff
+from code_guard.knowledge.mapping import NOT_ANALYSED_RULE, lookup
 from code_guard.models import AgentName, Category
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import ToolHit
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, lookup
 
 DIFF = """\
 diff --git a/app/load.py b/app/load.py

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from code_guard.knowledge.fixes import NEEDS, rewritable, rewrite
+from code_guard.knowledge.mapping import RuleInfo, hit_finding
 from code_guard.limits import MAX_LINE_CHARS
 from code_guard.models import FIX_CHARS, AgentName, Category, Severity
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
-from code_guard.tools.fixes import NEEDS, rewritable, rewrite
-from code_guard.tools.mapping import RuleInfo, hit_finding
 from code_guard.tools.python.settings import PythonSettingsTool
 from code_guard.tools.ruff import STYLE_RULES, RuffTool
 from code_guard.tools.secrets.tool import SecretsTool

@@ -263,7 +263,7 @@ PATTERNS = all_patterns()
 
 def test_the_sweep_finds_the_patterns_it_is_meant_to() -> None:
     from code_guard.github import comments
-    from code_guard.tools import fixes
+    from code_guard.knowledge import fixes
 
     found = dict(PATTERNS.values())
     assert comments._FP_LINE in found  # a module global

@@ -12,15 +12,15 @@ import pytest
 
 from code_guard.diff import FileChange, parse_diff
 from code_guard.engine import review_sync
+from code_guard.knowledge.explanations import explain_rule
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.regressions import TOOL, regression_rules
 from code_guard.models import AgentName, Category
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.regressions.catalogue import CatalogueError, Kind, catalogue, parse
 from code_guard.regressions.detector import Regression, find_regressions
-from code_guard.regressions.rules import TOOL, regression_rules
 from code_guard.regressions.tool import RegressionTool
 from code_guard.request import ReviewRequest
-from code_guard.tools.explanations import explain_rule
-from code_guard.tools.mapping import lookup
 
 
 def _change(path: str, base: str, head: str) -> FileChange:

@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 from code_guard.errors import ToolError
+from code_guard.knowledge.mapping import SEMGREP, UNPARSABLE_RULE, lookup
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit, run_process
-from code_guard.tools.mapping import SEMGREP, UNPARSABLE_RULE, lookup
 from code_guard.tools.secrets.tool import SecretsTool
 from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules, semgrep_core
 

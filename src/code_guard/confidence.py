@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from code_guard.knowledge.mapping import lookup
 from code_guard.models import Finding
-from code_guard.tools.mapping import lookup
 
 FLOW = 0.8
 AGREEMENT = 0.1

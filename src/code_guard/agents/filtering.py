@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from code_guard.diff import FileChange
+from code_guard.knowledge.fixes import rewrite
+from code_guard.knowledge.mapping import NOT_ANALYSED_RULE, RuleInfo, hit_finding, lookup
+from code_guard.knowledge.placeholders import is_test_path
+from code_guard.knowledge.policy import quiet_in_tests
+from code_guard.knowledge.suppressions import suppression
 from code_guard.models import AgentName, Finding, Severity
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import ToolHit
-from code_guard.tools.fixes import rewrite
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, RuleInfo, hit_finding, lookup
-from code_guard.tools.placeholders import is_test_path
-from code_guard.tools.policy import quiet_in_tests
-from code_guard.tools.suppressions import suppression
 
 # An agent's own say on a mapped hit on its line (``Agent.keep``).
 Keep = Callable[[ToolHit, str], bool]

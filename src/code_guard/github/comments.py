@@ -16,11 +16,11 @@ from collections.abc import Sequence
 
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
+from code_guard.knowledge.explanations import explain, rule_of
+from code_guard.knowledge.fixes import NEEDS
 from code_guard.models import Finding, Severity
 from code_guard.report.markdown import SEVERITY_ICON, footer, marks
 from code_guard.report.plain import code_span, plain, plain_line
-from code_guard.tools.explanations import explain, rule_of
-from code_guard.tools.fixes import NEEDS
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
 _FP_LINE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from code_guard.knowledge.regressions import TOOL as REGRESSION_TOOL
+from code_guard.knowledge.regressions import regression_rules
 from code_guard.models import (
     FIX_CHARS,
     MARK_CHARS,
@@ -22,8 +24,6 @@ from code_guard.models import (
 )
 from code_guard.models import Category as C
 from code_guard.models import Severity as S
-from code_guard.regressions.rules import TOOL as REGRESSION_TOOL
-from code_guard.regressions.rules import regression_rules
 
 if TYPE_CHECKING:
     from code_guard.tools.base import ToolHit

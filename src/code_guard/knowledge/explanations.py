@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from code_guard.knowledge.regressions import TOOL as REGRESSION_TOOL
+from code_guard.knowledge.regressions import regression_rules
 from code_guard.models import Category, Finding
-from code_guard.regressions.rules import TOOL as REGRESSION_TOOL
-from code_guard.regressions.rules import regression_rules
 
 
 @dataclass(frozen=True, slots=True)
