@@ -1,4 +1,4 @@
-"""Tests of the static tools and the mapping table: each agent runs its REAL tools on snippets.
+"""Tests of the static tools and the rule lookup: each agent runs its REAL tools on snippets.
 
 Every agent's review runs once per module (the analysers take a few tenths of a second each);
 the tests then check what category, severity and agent each tool result became.

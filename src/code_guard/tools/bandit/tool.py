@@ -23,7 +23,7 @@ _WORKERS = WarmPool(
 
 
 class BanditTool(Tool):
-    """Runs every Bandit test; the mapping table decides which results are findings."""
+    """Runs every Bandit test; the rule catalogue decides which results are findings."""
 
     name = "bandit"
 

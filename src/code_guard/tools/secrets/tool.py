@@ -75,7 +75,7 @@ def _lines(workspace: Path, path: str, focus: Focus) -> list[tuple[int, str]]:
     wanted = focus.get(path, ())
     keep = sorted(n for n in set(wanted) if 0 < n <= len(text))
     # The pragma is taken out so the secret is reported; whether the pragma is honoured is
-    # decided later, by who wrote it (tools/suppressions.py).
+    # decided later, by who wrote it (knowledge/suppressions.py).
     return [(n, without_allowlist_pragma(text[n - 1])) for n in keep]
 
 
