@@ -261,3 +261,18 @@ def test_the_catalogue_is_read_on_first_use_not_at_import() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_semgrep_metadata_reader_keeps_comments_and_stops_at_the_next_key() -> None:
+    text = (
+        "rules:\n  - id: a-rule\n    message: m\n    metadata:\n      category: xss\n"
+        "    # a comment at the rule's indentation does not end the block\n"
+        "      severity: low\n    pattern: x  # not metadata\n  - id: b-rule\n    pattern: y\n"
+    )
+    assert semgrep_metadata(text, "x.yml") == {
+        "a-rule": {"category": "xss", "severity": "low"},
+        "b-rule": None,
+    }
+    assert semgrep_metadata(text, "x.yml") == {
+        r["id"]: r.get("metadata") for r in yaml.safe_load(text)["rules"]
+    }

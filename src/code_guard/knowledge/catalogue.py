@@ -82,9 +82,11 @@ def _valid(model: type[_Model], data: object, where: str) -> _Model:
 
 def record(tool: str, data: object, where: str) -> Entry:
     """One rule's ``data`` (a mapping from a rules file) as the record of ``tool``'s rule."""
-    if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+    if not isinstance(data, dict) or not isinstance(data.get("id"), str) or not data["id"]:
         raise CatalogueError(f"{where}: a rule is a mapping with a string `id`, not {data!r:.80}")
     at = f"{where}: rule {data['id']!r}"
+    if "tool" in data:
+        raise CatalogueError(f"{at}: tool: the file says which analyser a rule is of")
     if data.get("ignored") is True:
         return _valid(IgnoredRule, {"tool": tool, **data}, at)
     found = _valid(RuleRecord, {"tool": tool, **data}, at)
@@ -112,7 +114,9 @@ def parse_rules(tool: str, text: str, where: str) -> Table:
         _add(rules, record(tool, item, where), where)
     fallback = None
     if "fallback" in data:
-        fallback = _valid(RuleRecord, {"tool": tool, "id": "", **data["fallback"]}, where)
+        if not isinstance(data["fallback"], dict):
+            raise CatalogueError(f"{where}: `fallback` is a mapping of facts")
+        fallback = _valid(RuleRecord, {**data["fallback"], "tool": tool, "id": ""}, where)
     return Table(tool, rules, fallback)
 
 
@@ -120,6 +124,12 @@ def parse_rules(tool: str, text: str, where: str) -> Table:
 # rules as ``  - id:`` entries whose keys are indented four spaces.
 _RULE_ID = re.compile(r"^  - id:\s*(?P<id>\S+)\s*$")
 _METADATA = "    metadata:"
+
+
+def _ends_block(line: str) -> bool:
+    """A line back at a rule's own keys (four spaces in, or fewer): not blank, no comment."""
+    code = line.strip()
+    return bool(code) and not code.startswith("#") and len(line) - len(line.lstrip(" ")) <= 4
 
 
 def semgrep_metadata(text: str, where: str) -> dict[str, object]:
@@ -139,7 +149,7 @@ def semgrep_metadata(text: str, where: str) -> dict[str, object]:
         elif line.rstrip() == _METADATA and ids:
             blocks.append(f"{ids[-1]!r}:")
             inside = True
-        elif inside and line.strip() and len(line) - len(line.lstrip(" ")) <= len("    "):
+        elif inside and _ends_block(line):
             inside = False
         elif inside:
             blocks.append(line)
