@@ -19,7 +19,7 @@ with one line naming its file and rule (``CatalogueError``).
 
 from __future__ import annotations
 
-import re
+import bisect
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -121,15 +121,24 @@ def parse_rules(tool: str, text: str, where: str) -> Table:
 
 
 # A rule of a Semgrep rules file, and its metadata block: every rule file of ours writes its
-# rules as ``  - id:`` entries whose keys are indented four spaces.
-_RULE_ID = re.compile(r"^  - id:\s*(?P<id>\S+)\s*$")
-_METADATA = "    metadata:"
+# rules as ``  - id:`` entries whose keys are indented four spaces, so the block is the lines
+# after ``    metadata:`` that are blank, comments, or indented further.
+_RULE_ID = "\n  - id:"
+_METADATA = "\n    metadata:\n"
 
 
-def _ends_block(line: str) -> bool:
-    """A line back at a rule's own keys (four spaces in, or fewer): not blank, no comment."""
-    code = line.strip()
-    return bool(code) and not code.startswith("#") and len(line) - len(line.lstrip(" ")) <= 4
+def _block_end(text: str, at: int) -> int:
+    """Where the metadata block starting at ``at`` ends: at the first line back at a rule's
+    own keys (four spaces in, or fewer) that is neither blank nor a comment."""
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[at:end]
+        code = line.lstrip()
+        if code and not code.startswith("#") and len(line) - len(line.lstrip(" ")) <= 4:
+            return at
+        at = end + 1
+    return len(text)
 
 
 def semgrep_metadata(text: str, where: str) -> dict[str, object]:
@@ -137,26 +146,30 @@ def semgrep_metadata(text: str, where: str) -> dict[str, object]:
     a rule without one).
 
     Only the blocks are parsed: the patterns are most of the file, and only semgrep-core
-    reads them. The test suite checks that this gives what a full parse of the file gives.
+    reads them (reading the whole file would cost a review several times as much). The test
+    suite checks that this gives what a full parse of the file gives.
     """
-    ids: list[str] = []
-    blocks: list[str] = []
-    inside = False
-    for line in text.splitlines():
-        if match := _RULE_ID.match(line):
-            ids.append(match["id"])
-            inside = False
-        elif line.rstrip() == _METADATA and ids:
-            blocks.append(f"{ids[-1]!r}:")
-            inside = True
-        elif inside and _ends_block(line):
-            inside = False
-        elif inside:
-            blocks.append(line)
-    if repeated := sorted({i for i in ids if ids.count(i) > 1}):
+    text = "\n" + text
+    ids: list[tuple[int, str]] = []
+    at = text.find(_RULE_ID)
+    while at >= 0:
+        end = text.find("\n", at + 1)
+        ids.append((at, text[at + len(_RULE_ID) : end if end >= 0 else len(text)].strip()))
+        at = text.find(_RULE_ID, at + 1)
+    if repeated := sorted({i for _, i in ids if sum(i == j for _, j in ids) > 1}):
         raise CatalogueError(f"{where}: rule {repeated[0]!r} is listed twice")
-    found = _yaml("\n".join(blocks), where) or {}
-    return {rule: found.get(rule) for rule in ids}
+    starts = [start for start, _ in ids]
+    blocks: list[str] = []
+    at = text.find(_METADATA)
+    while at >= 0:
+        owner = bisect.bisect(starts, at) - 1
+        body = at + len(_METADATA)
+        end = _block_end(text, body)
+        if owner >= 0:
+            blocks.append(f"{ids[owner][1]!r}:\n{text[body:end]}\n")
+        at = text.find(_METADATA, end - 1)
+    found = _yaml("".join(blocks), where) or {}
+    return {rule: found.get(rule) for _, rule in ids}
 
 
 def semgrep_records(text: str, where: str) -> Iterator[Entry]:

@@ -23,7 +23,8 @@ TOOL = "security-regression"
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Built on first use: only a review that reports a regression reads these facts.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Weak(_Frozen):
