@@ -27,6 +27,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from typing import Any, TypeVar
 
+import yaml
 from pydantic import BaseModel, ValidationError
 
 from code_guard.knowledge import regressions
@@ -60,8 +61,6 @@ class Table:
 
 
 def _yaml(text: str, where: str) -> Any:
-    import yaml  # here, not at import: only a review that looks a rule up pays for it
-
     # libyaml's loader when present: the pure-Python one is several times slower.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
@@ -167,7 +166,7 @@ def semgrep_metadata(text: str, where: str) -> dict[str, object]:
         end = _block_end(text, body)
         if owner >= 0:
             blocks.append(f"{ids[owner][1]!r}:\n{text[body:end]}\n")
-        at = text.find(_METADATA, end - 1)
+        at = text.find(_METADATA, end - 1)  # from the newline that ends the block
     found = _yaml("".join(blocks), where) or {}
     return {rule: found.get(rule) for _, rule in ids}
 
