@@ -4,10 +4,10 @@ The rules are read as data: the bundled Semgrep rules (``tools/semgrep/rules/*.y
 sources, sinks and sanitisers of taint rules; the patterns of pattern rules, whose
 ``pattern-not`` branches count as sanitisers), the tables of the Python taint and settings checkers
 (``tools/python/taint.py``, ``tools/python/settings.py``) and Bandit's call blacklist and
-shell-injection lists, each rule mapped to its category through ``tools/mapping.py``. The
-reference (``docs/coverage-reference.yml``) lists, per language and category, the API names
-that CodeQL's framework models, Bandit and the OWASP cheat sheets treat as sources, sinks and
-sanitisers for the frameworks the README claims.
+shell-injection lists, each rule mapped to its category through its record in the rule
+catalogue (``knowledge/``). The reference (``docs/coverage-reference.yml``) lists, per language
+and category, the API names that CodeQL's framework models, Bandit and the OWASP cheat sheets
+treat as sources, sinks and sanitisers for the frameworks the README claims.
 
 A reference name counts as covered when a rule of the same language, category and role models
 it: a dotted name in one of the rule's patterns matches it, metavariables standing for any
@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the checkout's code_guard, not an installed copy
 
 from code_guard.agents.security import SecurityAgent  # noqa: E402
+from code_guard.knowledge.mapping import lookup  # noqa: E402
 from code_guard.models import Category  # noqa: E402
-from code_guard.tools.mapping import lookup  # noqa: E402
 
 RULES_DIR = ROOT / "src" / "code_guard" / "tools" / "semgrep" / "rules"
 REFERENCE = ROOT / "docs" / "coverage-reference.yml"

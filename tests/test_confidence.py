@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 import yaml
 
-from code_guard.confidence import REQUEST_FLOWS, assess, is_flow, raised, undisputed
+from code_guard.confidence import assess, is_flow, raised, undisputed
 from code_guard.models import (
     AgentName,
     AgentReport,
@@ -74,7 +74,9 @@ def test_every_flow_rule_is_a_semgrep_taint_rule() -> None:
         for rule in yaml.safe_load(path.read_text(encoding="utf-8"))["rules"]
     }
     flows = [name for name in rules if is_flow("semgrep", name)]
-    assert set(REQUEST_FLOWS) <= set(flows)
+    # The Python taint rules are named so; the JS/Go flows from request data predate the name.
+    assert {name for name in rules if name.endswith("-taint")} <= set(flows)
+    assert {"js-xss-html-from-input", "go-ssrf-request-url"} <= set(flows)
     assert all(rules[name].get("mode") == "taint" for name in flows)
     # Taint rules whose source is not untrusted input, or that end at no dangerous call.
     assert not {"py-weak-crypto-random-secret", "py-trust-boundary-session-key"} & set(flows)

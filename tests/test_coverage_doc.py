@@ -25,7 +25,7 @@ def _load() -> ModuleType:
 
 cov = _load()
 
-# Rule ids the mapping knows (their category comes from tools/mapping.py), with patterns
+# Rule ids the catalogue knows (their category comes from their record), with patterns
 # written for this test.
 RULES = """\
 rules:

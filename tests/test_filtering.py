@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from code_guard.agents.filtering import finding_for, honoured_suppression, out_of_scope
 from code_guard.diff import parse_diff
+from code_guard.knowledge.mapping import lookup
 from code_guard.models import AgentName, Category
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
-from code_guard.tools.base import ToolHit
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, lookup
+from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
 
 DIFF = """\
 diff --git a/app/load.py b/app/load.py
@@ -66,3 +66,26 @@ def test_each_filter_drops_what_it_names() -> None:
     assert finding_for(AgentName.SECURITY, quiet, request(TEST_DIFF), options, keep_all) is None
     loud = ToolHit("bandit", "B113", "app/load.py", 3, 3, "no timeout")
     assert finding_for(AgentName.SECURITY, loud, req, options, keep_all) is not None
+
+
+def test_a_rule_declines_the_hits_its_record_says_are_harmless() -> None:
+    diff = (
+        "diff --git a/run.py b/run.py\nnew file mode 100644\n--- /dev/null\n+++ b/run.py\n"
+        "@@ -0,0 +1,3 @@\n+subprocess.run('ls -l', shell=True)\n"
+        '+sql = f"SELECT * FROM t WHERE id = ?"\n+assert ready\n'
+    )
+    req, options = request(diff), AnalysisOptions()
+
+    def found(rule: str, line: int, rated: str = "", path: str = "run.py") -> bool:
+        shell = ToolHit("bandit", rule, path, line, line, "m", tool_severity=rated)
+        return finding_for(AgentName.SECURITY, shell, req, options, keep_all) is not None
+
+    # B602 on a literal command line: Bandit itself rates it LOW ("seems safe").
+    assert not found("B602", 1, "LOW") and found("B602", 1, "HIGH")
+    # B608 on an f-string with no fields: a constant query.
+    assert not found("B608", 2) and found("B608", 1)
+    # B101, an assert: quiet in tests only.
+    assert found("B101", 3)
+    tests = request(diff.replace("run.py", "tests/test_run.py"))
+    quiet = ToolHit("bandit", "B101", "tests/test_run.py", 3, 3, "assert")
+    assert finding_for(AgentName.SECURITY, quiet, tests, options, keep_all) is None

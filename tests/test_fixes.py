@@ -13,16 +13,29 @@ from pathlib import Path
 
 import pytest
 
+from code_guard.agents.filtering import hit_finding
+from code_guard.knowledge.catalogue import records
+from code_guard.knowledge.fixes import needs
+from code_guard.knowledge.fixes import rewrite as rewrite_line
+from code_guard.knowledge.mapping import UNMAPPED, lookup
 from code_guard.limits import MAX_LINE_CHARS
 from code_guard.models import FIX_CHARS, AgentName, Category, Severity
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
-from code_guard.tools.fixes import NEEDS, rewritable, rewrite
-from code_guard.tools.mapping import RuleInfo, hit_finding
 from code_guard.tools.python.settings import PythonSettingsTool
 from code_guard.tools.ruff import STYLE_RULES, RuffTool
 from code_guard.tools.secrets.tool import SecretsTool
 from code_guard.tools.semgrep.tool import SemgrepTool
+
+
+def rewrite(tool: str, rule: str, line: str) -> str | None:
+    """The rewrite of ``line`` that the record of ``tool``'s ``rule`` names."""
+    return rewrite_line(lookup(tool, rule), line)
+
+
+def rewritable() -> set[tuple[str, str]]:
+    """Every rule whose record names a rewrite."""
+    return {(r.tool, r.id) for r in records() if r.rewrite is not None}
 
 
 @dataclass(frozen=True)
@@ -91,7 +104,7 @@ def _write(root: Path, cases: Sequence[Case], fixed: bool) -> dict[str, int]:
         if fixed:
             new = rewrite(case.tool, case.rule, case.line)
             line = case.line if new is None else new
-            need = NEEDS.get((case.tool, case.rule))
+            need = needs(lookup(case.tool, case.rule))
             header = f"{need}\n{header}" if need else header
         text = header + (line + "\n" if line else "") + case.after
         (root / name).write_text(text, encoding="utf-8")
@@ -133,7 +146,7 @@ def _fires(hits: list[ToolHit], case: Case, name: str, line: int) -> bool:
 def test_at_least_fifteen_rules_have_a_deterministic_fix() -> None:
     assert len(rewritable()) >= 15
     assert len({(c.tool, c.rule) for c in ALL}) >= 15
-    assert {(c.tool, c.rule) for c in ALL} <= set(rewritable())
+    assert {(c.tool, c.rule) for c in ALL} <= rewritable()
 
 
 @pytest.mark.parametrize("index", range(len(ALL)), ids=[f"{c.tool}-{c.rule}" for c in ALL])
@@ -185,9 +198,9 @@ def _padded(line: str, suffix: str) -> list[str]:
 def test_the_longest_legal_line_never_fails_a_finding_through_any_rewrite() -> None:
     lines = {(c.tool, c.rule): (c.line, c.suffix) for c in ALL}
     lines[("detect-secrets", "Secret Keyword")] = ('password = "hunter2-but-longer"', ".py")
-    info = RuleInfo(Category.OTHER, Severity.HIGH, 0.8)
+    info = UNMAPPED.model_copy(update={"severity": Severity.HIGH, "confidence": 0.8})
     dropped = 0
-    for tool, rule in rewritable():
+    for tool, rule in sorted(rewritable()):
         line, suffix = lines[(tool, rule)]
         fixed = [
             (long, fix)

@@ -4,8 +4,9 @@ Pull request text (file names, contents, a model's answer to them) reaches these
 a pattern that backtracks over a long run is a way to stall the action: ``_URL_CREDENTIALS``
 once took 3.8 s on 100 long dotted imports. The patterns are found, not listed: every module
 of the package is imported and searched for compiled patterns (module globals, containers,
-class attributes, closures of functions, so the rewrites ``tools.fixes`` builds count), and
-every ``re.*(r"literal")`` call in the source is compiled too.
+class attributes, closures of functions, so the rewrites ``knowledge.fixes`` builds count),
+every ``re.*(r"literal")`` call in the source is compiled too, and so is every pattern the
+rule catalogue holds as data (a record's ``ignore_line``).
 
 Each pattern is then run (``finditer``: every start position, as ``search``, ``sub`` and
 ``findall`` do) on strings repeated from its own literal characters, words and pairs of them,
@@ -34,6 +35,7 @@ import pytest
 from cputime import OverBudget, cpu_budget, cpu_seconds
 
 import code_guard
+from code_guard.knowledge.catalogue import records
 
 SRC = Path(code_guard.__file__).resolve().parent
 SMALL, BIG = 1_000, 10_000
@@ -152,6 +154,12 @@ def all_patterns() -> dict[str, tuple[Pattern, bool]]:
         for pattern, at_start in _literal_calls(path):
             where = str(path.relative_to(SRC))
             found.setdefault((pattern.pattern, pattern.flags), (where, pattern, at_start))
+    # Patterns the rule catalogue holds as data, each matched in full against a source line.
+    for record in records():
+        if record.ignore_line is not None:
+            pattern = re.compile(record.ignore_line)
+            where = f"{record.tool} {record.id}"
+            found.setdefault((pattern.pattern, pattern.flags), (where, pattern, True))
     return {f"{p.pattern[:60]!r}@{where}": (p, at_start) for where, p, at_start in found.values()}
 
 
@@ -263,16 +271,17 @@ PATTERNS = all_patterns()
 
 def test_the_sweep_finds_the_patterns_it_is_meant_to() -> None:
     from code_guard.github import comments
-    from code_guard.tools import fixes
+    from code_guard.knowledge import fixes
 
     found = dict(PATTERNS.values())
     assert comments._FP_LINE in found  # a module global
-    rewrite = next(iter(fixes._REWRITES.values()))  # a closure's
+    rewrite = next(iter(fixes.REWRITES.values()))  # a closure's
     closure = [c.cell_contents for c in rewrite.__closure__ or ()]
     assert any(isinstance(c, re.Pattern) and c in found for c in closure)
     literals = {p.pattern: at_start for p, at_start in PATTERNS.values()}
     assert literals[r"\n\s*\n"] is False  # a re.split(r"...") call in report/plain.py
-    assert any(literals.values())  # re.fullmatch(r"...") calls in tools/fixes.py
+    assert any(literals.values())  # re.fullmatch(r"...") calls in knowledge/fixes.py
+    assert any(name.endswith("@bandit B608") for name in PATTERNS)  # the catalogue's data
     assert len(PATTERNS) >= 30
 
 

@@ -12,15 +12,16 @@ import pytest
 
 from code_guard.diff import FileChange, parse_diff
 from code_guard.engine import review_sync
+from code_guard.knowledge.catalogue import table
+from code_guard.knowledge.explanations import explain_rule
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.regressions import TOOL
 from code_guard.models import AgentName, Category
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.regressions.catalogue import CatalogueError, Kind, catalogue, parse
 from code_guard.regressions.detector import Regression, find_regressions
-from code_guard.regressions.rules import TOOL, regression_rules
 from code_guard.regressions.tool import RegressionTool
 from code_guard.request import ReviewRequest
-from code_guard.tools.explanations import explain_rule
-from code_guard.tools.mapping import lookup
 
 
 def _change(path: str, base: str, head: str) -> FileChange:
@@ -430,8 +431,9 @@ def test_a_bad_catalogue_fails_with_one_line() -> None:
 
 
 def test_every_rule_maps_and_explains_from_the_catalogue() -> None:
-    rules = regression_rules()
-    assert "py-yaml-safe-load.insecure_deserialization" in rules
+    rules = table(TOOL)
+    assert rules is not None
+    assert "py-yaml-safe-load.insecure_deserialization" in rules.rules
     weak = lookup(TOOL, "py-html-escape.xss.weak")
     strong = lookup(TOOL, "py-html-escape.xss")
     assert weak is not None and strong is not None

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
 
+from code_guard.knowledge.explanations import explain
 from code_guard.models import (
     AgentName,
     AgentState,
@@ -26,7 +27,6 @@ from code_guard.report.json import render_json
 from code_guard.report.markdown import render_markdown
 from code_guard.report.sarif import render_sarif
 from code_guard.report.text import render_text
-from code_guard.tools.explanations import explain
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
 NO_MODEL = "no model is configured (set --model, or the action's `model` input)"

@@ -359,6 +359,38 @@ def test_the_package_has_no_import_cycles() -> None:
     assert _cycle(_import_graph()) == []
 
 
+# Rule facts live in the catalogue (knowledge/), below the analysers: what reads them needs no
+# analyser, and the catalogue needs nothing above it.
+_READ_RULE_FACTS = ("report", "github", "confidence", "risk", "knowledge")
+_ABOVE_KNOWLEDGE = ("tools", "agents", "report", "github", "engine")
+
+
+def _under(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == f"code_guard.{p}" or module.startswith(f"code_guard.{p}.")
+               for p in packages)  # fmt: skip
+
+
+def test_the_readers_of_rule_facts_import_nothing_from_the_analysers() -> None:
+    graph = _import_graph()
+    assert any(_under(m, ("knowledge",)) for m in graph)  # the packages exist under these names
+    into_tools = sorted(
+        f"{module} -> {imported}"
+        for module, imports in graph.items()
+        if _under(module, _READ_RULE_FACTS)
+        for imported in imports
+        if _under(imported, ("tools",))
+    )
+    assert into_tools == []
+    upward = sorted(
+        f"{module} -> {imported}"
+        for module, imports in graph.items()
+        if _under(module, ("knowledge",))
+        for imported in imports
+        if _under(imported, _ABOVE_KNOWLEDGE)
+    )
+    assert upward == []
+
+
 def test_the_cycle_finder_finds_one() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycle(graph) == ["a", "b", "c", "a"]

@@ -15,9 +15,11 @@ import pytest
 import yaml
 
 from code_guard.errors import ToolError
+from code_guard.knowledge.catalogue import table
+from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
+from code_guard.knowledge.records import RuleRecord
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit, run_process
-from code_guard.tools.mapping import SEMGREP, UNPARSABLE_RULE, lookup
 from code_guard.tools.secrets.tool import SecretsTool
 from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules, semgrep_core
 
@@ -46,11 +48,13 @@ def test_rule_ids_are_unique() -> None:
     assert len(ids) == len(set(ids))
 
 
-def test_every_rule_is_mapped_and_every_mapping_is_a_rule() -> None:
+def test_every_rule_has_a_record_and_every_record_is_a_rule() -> None:
     ids = set(_rule_ids())
-    assert sorted(ids - SEMGREP.keys()) == [], "rules missing from mapping.SEMGREP"
-    assert sorted(SEMGREP.keys() - ids) == [UNPARSABLE_RULE], "mapping.SEMGREP entries with no rule"
-    assert all(SEMGREP[rule] is not None for rule in ids), "a bundled rule is mapped to IGNORED"
+    semgrep = table("semgrep")
+    assert semgrep is not None
+    assert sorted(ids - semgrep.rules.keys()) == [], "rules without a record"
+    assert sorted(semgrep.rules.keys() - ids) == [UNPARSABLE_RULE], "records of no rule"
+    assert all(isinstance(semgrep.rules[rule], RuleRecord) for rule in ids), "a rule is ignored"
 
 
 # --- (2) semgrep-core loads each rules file ----------------------------------------------

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from code_guard.knowledge.mapping import lookup
 from code_guard.models import Category
 from code_guard.tools.base import ToolHit
-from code_guard.tools.mapping import lookup
 from code_guard.tools.semgrep.tool import SemgrepTool
 
 STATIC_JS = """\

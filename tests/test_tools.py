@@ -1,4 +1,4 @@
-"""Tests of the static tools and the mapping table: each agent runs its REAL tools on snippets.
+"""Tests of the static tools and the rule lookup: each agent runs its REAL tools on snippets.
 
 Every agent's review runs once per module (the analysers take a few tenths of a second each);
 the tests then check what category, severity and agent each tool result became.
@@ -17,12 +17,12 @@ from code_guard.agents.performance import PerformanceAgent
 from code_guard.agents.security import SecurityAgent
 from code_guard.agents.style import StyleAgent
 from code_guard.diff import parse_diff
+from code_guard.knowledge.mapping import UNMAPPED, lookup
 from code_guard.models import AgentName, AgentReport, AgentState, Category, Severity
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool
-from code_guard.tools.mapping import UNMAPPED, lookup
 from code_guard.tools.ruff import RuffTool
 from code_guard.workspace import materialize
 

@@ -1,17 +1,18 @@
 """How sure a finding is, from its evidence: the one place that turns evidence into a number.
 
-A finding starts from a prior: a tool result from its rule's row in ``tools/mapping.py``
-(0.4, 0.6 or 0.8: how often a bare match of that rule is a real problem), the model's own
-finding from the model's own estimate; a merged finding from the higher of its parts. The
-evidence then raises it, never lowers it:
+A finding starts from a prior: a tool result from its rule's record in the catalogue
+(``knowledge/``; low, medium or high: 0.4, 0.6 or 0.8, how often a bare match of that rule is
+a real problem), the model's own finding from the model's own estimate; a merged finding from
+the higher of its parts. The evidence then raises it, never lowers it:
 
 - ``FLOW`` (0.8): a taint flow with its source named, from request data to a dangerous call
-  (semgrep's ``*-taint`` rules and its JS/Go ``REQUEST_FLOWS``, our ``python-taint`` check),
-  counts as the table's "high". It shows the path an attacker's input takes, where a bare
-  pattern only shows a risky call.
+  (the rules whose record says ``flow: true``: semgrep's ``*-taint`` rules and its JS/Go
+  request flows, our ``python-taint`` check), counts as the catalogue's "high". It shows the
+  path an attacker's input takes, where a bare pattern only shows a risky call.
 - ``AGREEMENT`` (+0.1) for each further independent analyser on the same issue (Bandit and
   semgrep, say): two methods that agree are less often both wrong. Ruff's ``S`` rules are
-  Bandit's checks ported, so they are Bandit again, not a second witness.
+  Bandit's checks ported (their records say ``ported_from: bandit``), so they are Bandit
+  again, not a second witness.
 - ``CONFIRMATION`` (+0.1) when the model confirmed a tool's finding, or found the same issue
   on its own. Only one step: the model reads the pull request and can be steered by it.
 - ``CEILING`` (0.95): raising stops there; static evidence is never certainty.
@@ -29,8 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from code_guard.knowledge.mapping import lookup
 from code_guard.models import Finding
-from code_guard.tools.mapping import lookup
 
 FLOW = 0.8
 AGREEMENT = 0.1
@@ -54,7 +55,7 @@ def assess(finding: Finding) -> float:
 def undisputed(finding: Finding) -> float:
     """What ``assess`` would give ``finding`` had the model not disputed it.
 
-    The dispute overwrote the prior, so it is read again from the rule table: a disputed
+    The dispute overwrote the prior, so it is read again from the rule's record: a disputed
     finding is always a tool's (the model disputes only tool candidates).
     """
     if finding.disputed is None:
@@ -78,35 +79,17 @@ def raised(prior: float, sources: Sequence[str]) -> float:
     return round(max(prior, min(value, CEILING)), 2)
 
 
-# semgrep's taint rules for JavaScript/TypeScript and Go that follow request data to a sink,
-# named before ``-taint`` marked such rules. The other taint-mode rules are not flows of
-# untrusted data: a random number into a secret, request data into a session key (no sink).
-REQUEST_FLOWS = frozenset(
-    {
-        "js-path-traversal-request-path",
-        "js-xss-html-from-input",
-        "js-ssrf-request-url",
-        "js-open-redirect-request-url",
-        "js-open-redirect-request-location",
-        "go-path-traversal-request-path",
-        "go-ssrf-request-url",
-        "go-open-redirect-request-url",
-        "go-xss-unescaped-html",
-    }
-)
-
-
 def is_flow(tool: str, rule: str) -> bool:
     """True for the rules that follow request data from a named source to a sink."""
-    if tool == "python-taint":
-        return True
-    return tool == "semgrep" and (rule.endswith("-taint") or rule in REQUEST_FLOWS)
+    record = lookup(tool, rule)
+    return record is not None and record.flow
 
 
 def _witness(tool: str, rule: str) -> str:
-    """The analyser behind a result, for counting independent ones."""
-    # flake8-bandit, which ruff's ``S`` rules implement, reimplements Bandit's own checks.
-    return "bandit" if tool == "ruff" and rule.startswith("S") else tool
+    """The analyser behind a result, for counting independent ones: the analyser whose check
+    the rule reimplements, if it is a port."""
+    record = lookup(tool, rule)
+    return record.ported_from if record is not None and record.ported_from else tool
 
 
 def _tool_rule(source: str) -> tuple[str, str]:

@@ -218,7 +218,7 @@ def _exempt_before(request: ReviewRequest, file: FileChange, attributes: Attribu
 
 def _distrust(report: AgentReport, declared: Mapping[str, Exemption]) -> AgentReport:
     """``report`` with the findings in files the change declared exempt treated as under a
-    suppression the change added (``tools/suppressions.py``): high and critical ones are
+    suppression the change added (``knowledge/suppressions.py``): high and critical ones are
     kept, marked with what declared the file; the rest are dropped, as the declaration asks."""
     findings = []
     for finding in report.findings:

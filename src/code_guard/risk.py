@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from code_guard.diff import FileChange
-from code_guard.tools.placeholders import is_test_path
+from code_guard.knowledge.placeholders import is_test_path
 
 _ANALYSED = frozenset({".py", ".pyi", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".go"})
 _OTHER_CODE = frozenset(

@@ -25,6 +25,7 @@ from code_guard.baseline import BaseSide, PreExisting, Signature, named, naming_
 from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
+from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     FIX_CHARS,
@@ -43,8 +44,7 @@ from code_guard.models import (
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.sanitize import strip_markers
-from code_guard.tools.base import ChangeTool, Tool, ToolHit, in_tool_thread
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup
+from code_guard.tools.base import NOT_ANALYSED_RULE, ChangeTool, Tool, ToolHit, in_tool_thread
 
 # The answer schema's limit on candidate verdicts: more candidates go to more calls.
 _MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length

@@ -1,25 +1,36 @@
 """The filters a tool hit passes on its way to a finding, each named, in the order they run.
 
-An agent maps a hit to its rule, then asks, in turn: is it a note rather than a finding, is it
-in the review's scope, is its rule quiet in this kind of file, does the agent want it, and is
-it suppressed in a way the review honours. What survives becomes a finding, with a rewrite of
-its one line where the fix is certain.
+An agent maps a hit to its rule's record in the catalogue, then asks, in turn: is it a note
+rather than a finding, is it in the review's scope, is its rule quiet in this kind of file,
+does its rule decline this hit, does the agent want it, and is it suppressed in a way the
+review honours. What survives becomes a finding, with a rewrite of its one line where the fix
+is certain.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from code_guard.diff import FileChange
-from code_guard.models import AgentName, Finding, Severity
+from code_guard.knowledge.fixes import rewrite
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.placeholders import is_test_path
+from code_guard.knowledge.records import RuleRecord
+from code_guard.knowledge.suppressions import suppression
+from code_guard.models import (
+    FIX_CHARS,
+    MARK_CHARS,
+    TEXT_CHARS,
+    TITLE_CHARS,
+    AgentName,
+    Finding,
+    Severity,
+    clip,
+)
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
-from code_guard.tools.base import ToolHit
-from code_guard.tools.fixes import rewrite
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, RuleInfo, hit_finding, lookup
-from code_guard.tools.placeholders import is_test_path
-from code_guard.tools.policy import quiet_in_tests
-from code_guard.tools.suppressions import suppression
+from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
 
 # An agent's own say on a mapped hit on its line (``Agent.keep``).
 Keep = Callable[[ToolHit, str], bool]
@@ -38,13 +49,25 @@ def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bo
     return options.added_lines_only and not file.is_added(hit.line)
 
 
-def quiet_here(hit: ToolHit) -> bool:
+def quiet_here(hit: ToolHit, info: RuleRecord) -> bool:
     """A rule about production behaviour, in a test file."""
-    return is_test_path(hit.file_path) and quiet_in_tests(hit.tool, hit.rule)
+    return info.quiet_in_tests and is_test_path(hit.file_path)
+
+
+def declined_by_rule(hit: ToolHit, info: RuleRecord, line: str) -> bool:
+    """A hit its rule's record says is no finding: one the analyser itself rates as harmless
+    (``ignore_when_rated``), or on a line of the harmless shape (``ignore_line``)."""
+    if hit.tool_severity and hit.tool_severity in info.ignore_when_rated:
+        return True
+    return info.ignore_line is not None and re.fullmatch(info.ignore_line, line) is not None
 
 
 def honoured_suppression(
-    suppressed: str | None, hit: ToolHit, info: RuleInfo, file: FileChange, options: AnalysisOptions
+    suppressed: str | None,
+    hit: ToolHit,
+    info: RuleRecord,
+    file: FileChange,
+    options: AnalysisOptions,
 ) -> bool:
     """Whether the suppression comment ``suppressed`` on the hit's line silences it: the
     project's own always does; one the pull request adds silences only findings below high,
@@ -68,17 +91,17 @@ def finding_for(
     file = request.change.file(hit.file_path)
     if info is None or file is None:
         return None
-    if out_of_scope(hit, file, options) or quiet_here(hit):
+    if out_of_scope(hit, file, options) or quiet_here(hit, info):
         return None
     lines = request.lines_of(hit.file_path)
     anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
-    if not keep(hit, anchor):
+    if declined_by_rule(hit, info, anchor) or not keep(hit, anchor):
         return None
     suppressed = suppression(hit.tool, anchor)
     if honoured_suppression(suppressed, hit, info, file, options):
         return None
     # A deterministic rewrite is for exactly the one flagged line, never a wider range.
-    fix = rewrite(hit.tool, hit.rule, anchor) if hit.end_line <= hit.line else None
+    fix = rewrite(info, anchor) if hit.end_line <= hit.line else None
     return hit_finding(
         agent,
         hit,
@@ -87,4 +110,51 @@ def finding_for(
         suggested_fix=fix,
         fix_lines=(hit.line, hit.line) if fix is not None else None,
         suppressed_in_pr=suppressed,
+    )
+
+
+def hit_finding(
+    agent: AgentName,
+    hit: ToolHit,
+    info: RuleRecord,
+    anchor: str,
+    *,
+    suggested_fix: str | None = None,
+    fix_lines: tuple[int, int] | None = None,
+    suppressed_in_pr: str | None = None,
+) -> Finding:
+    """The finding ``agent`` reports for ``hit``, with the facts of its rule's record
+    ``info``, on source line ``anchor``: the form the agents and Bandit alone share,
+    optionally with a one-line fix over ``fix_lines`` and the suppression the PR added.
+
+    Every text is bounded here, so no hit can fail to become a finding: the title and the
+    description are cut to their limits, and a fix too long to hold (one rewritten line of
+    a very long line) is left out, with a sentence in the description saying so.
+    """
+    first = hit.message.strip().split("\n", 1)[0]
+    description = f"{hit.message} ({hit.tool} {hit.rule})"
+    if suggested_fix is not None and len(suggested_fix) > FIX_CHARS:
+        note = (
+            f" A one-line fix is not attached: at {len(suggested_fix):,} characters it is over "
+            f"the {FIX_CHARS:,}-character limit of a suggested fix."
+        )
+        description = clip(description, TEXT_CHARS - len(note)) + note
+        suggested_fix, fix_lines = None, None
+    return Finding(
+        agent=agent,
+        file_path=hit.file_path,
+        line_start=hit.line,
+        line_end=max(hit.end_line, hit.line),
+        severity=info.severity,
+        category=info.category,
+        title=clip(first, TITLE_CHARS) or "Issue",
+        description=clip(description, TEXT_CHARS),
+        suggested_fix=suggested_fix,
+        fix_lines=fix_lines,
+        cwe_id=info.cwe,
+        confidence=info.confidence,
+        sources=(f"{hit.tool}:{hit.rule}",),
+        anchor_text=anchor.strip(),
+        removed_line=hit.removed_line[:500] or None,
+        suppressed_in_pr=clip(suppressed_in_pr, MARK_CHARS) if suppressed_in_pr else None,
     )

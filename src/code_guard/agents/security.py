@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from code_guard.agents.base import Agent
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.placeholders import is_placeholder_value, is_test_path
 from code_guard.models import AgentName, Category
 from code_guard.regressions.tool import RegressionTool
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
-from code_guard.tools.mapping import lookup
-from code_guard.tools.placeholders import is_placeholder_value, is_test_path
 from code_guard.tools.python.settings import PythonSettingsTool
 from code_guard.tools.python.taint import PythonTaintTool
 from code_guard.tools.secrets.tool import GUESSING_DETECTORS, SecretsTool
@@ -55,18 +53,11 @@ class SecurityAgent(Agent):
         )
 
     def keep(self, hit: ToolHit, line: str) -> bool:
-        """Drop asserts in tests, and name- or entropy-based secret guesses in tests or on
-        placeholder values.
+        """Drop name- or entropy-based secret guesses in tests or on placeholder values.
 
         Detectors of a specific token format (cloud keys, private keys) are always kept:
         a real token committed in a test leaks just the same.
         """
-        if hit.rule == "B101":
-            return not is_test_path(hit.file_path)
-        if hit.tool == "bandit" and hit.rule in _SHELL_RULES and hit.tool_severity == "LOW":
-            return False  # a literal command line: Bandit itself rates it "seems safe"
-        if hit.tool == "bandit" and hit.rule == "B608" and _CONSTANT_FSTRING.fullmatch(line):
-            return False  # an f-string with no fields builds nothing: a constant query
         info = lookup(hit.tool, hit.rule)
         if info is None or info.category is not Category.HARDCODED_SECRET:
             return True
@@ -74,9 +65,3 @@ class SecurityAgent(Agent):
             return True
         # In tests, a secret-looking name holds a fixture, not a credential.
         return not is_test_path(hit.file_path) and not is_placeholder_value(line)
-
-
-# ``sql = f"SELECT ... WHERE id = ?"``: Bandit's B608 flags any SQL-looking f-string.
-_CONSTANT_FSTRING = re.compile(r"""\s*(?:[\w.]+\s*=\s*)?f(['"])[^{'"\\]*\1\s*""")
-# Bandit's shell-execution rules; at LOW severity they describe a constant command line.
-_SHELL_RULES = frozenset({"B602", "B604", "B605"})

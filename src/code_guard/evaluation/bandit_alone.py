@@ -3,9 +3,9 @@
 ``code-guard eval --reviewer bandit`` reviews each case with nothing but Bandit, the version
 and flags the security agent runs (``tools.bandit.BanditTool``), over the change's Python
 files, and scores it with the same matching as our review. Each result becomes a finding in
-the category our one mapping table gives its rule (``tools.mapping.lookup``). Unlike the
-agent, it keeps what Bandit alone would report: rules the table ignores (``B310``, imports,
-``B603``) are reported in the fallback category of an unmapped rule, and no agent filter,
+the category its rule's record in our catalogue gives (``knowledge.mapping.lookup``). Unlike
+the agent, it keeps what Bandit alone would report: rules the catalogue ignores (``B310``,
+imports, ``B603``) are reported in the fallback category of an unmapped rule, and no agent filter,
 test-file policy, skipping of generated files or comparison with the base applies. Like our
 review by default, only results on lines the change added are kept (every line with
 ``added-lines-only: false`` in the config file).
@@ -16,20 +16,21 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
+from code_guard.agents.filtering import hit_finding
 from code_guard.engine import select_files
 from code_guard.errors import ToolError
+from code_guard.knowledge.mapping import UNMAPPED, lookup
 from code_guard.models import AgentName, AgentState, AgentStatus, Finding, Review
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.base import ToolHit, in_tool_thread
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNMAPPED, hit_finding, lookup
+from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit, in_tool_thread
 from code_guard.workspace import materialize
 
 # The mode recorded in results.json (as the static-only reason) and shown in the report.
 BANDIT_ALONE = (
-    "Bandit alone (--reviewer bandit): every Bandit result, in the category tools/mapping.py "
+    "Bandit alone (--reviewer bandit): every Bandit result, in the category the rule catalogue "
     "gives its rule"
 )
 
@@ -84,7 +85,7 @@ def to_finding(hit: ToolHit, request: ReviewRequest, added_lines_only: bool) -> 
         return None
     if hit.rule == NOT_ANALYSED_RULE:
         return None  # a file Bandit skipped: a gap, not a result
-    # A rule our table ignores is still a result of Bandit's: it takes the unmapped fallback.
+    # A rule the catalogue ignores is still a result of Bandit's: it takes the unmapped fallback.
     info = lookup(hit.tool, hit.rule) or UNMAPPED
     lines = request.lines_of(hit.file_path)
     anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""

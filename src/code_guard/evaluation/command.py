@@ -66,7 +66,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
         default=Reviewer.PIPELINE,
         help="who reviews the cases: our pipeline (default), or bandit: Bandit alone (our "
         "version and flags, no model, no filter but the added lines), every result in the "
-        "category tools/mapping.py gives its rule (rules it ignores as other), scored the same",
+        "category the rule catalogue gives its rule (rules it ignores as other), scored the same",
     )
     parser.add_argument(
         "--jobs",

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
+from code_guard.knowledge.explanations import explain, rule_of
+from code_guard.knowledge.fixes import needs as needs_of
+from code_guard.knowledge.mapping import lookup
 from code_guard.models import Finding, Severity
 from code_guard.report.markdown import SEVERITY_ICON, footer, marks
 from code_guard.report.plain import code_span, plain, plain_line
-from code_guard.tools.explanations import explain, rule_of
-from code_guard.tools.fixes import NEEDS
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
 _FP_LINE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
@@ -114,7 +115,7 @@ def _fix_text(
 ) -> str:
     code = suggestion_code(finding, anchor, change) if suggest else None
     rule = rule_of(finding)
-    needs = NEEDS.get(rule) if rule else None
+    needs = needs_of(lookup(*rule)) if rule else None
     also = f" The file also needs {code_span(needs)}." if needs else ""
     if code is not None:
         return f"**Suggested change:**{also}\n\n" + _fenced("suggestion", code)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from code_guard.knowledge.placeholders import is_test_path
+from code_guard.knowledge.regressions import TOOL
 from code_guard.regressions.detector import find_regressions, language_of
-from code_guard.regressions.rules import TOOL
 from code_guard.tools.base import ChangeTool, ToolHit
-from code_guard.tools.placeholders import is_test_path
 
 if TYPE_CHECKING:
     from code_guard.diff import FileChange

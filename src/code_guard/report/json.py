@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from code_guard.knowledge.explanations import explain
 from code_guard.models import Finding, Review
 from code_guard.sanitize import redact_json
-from code_guard.tools.explanations import explain
 
 
 def explained(finding: Finding) -> Finding:

@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
+from code_guard.knowledge.explanations import explain, rule_of
 from code_guard.models import Finding, Outcome, Review, Severity, Verdict
 from code_guard.report.plain import code_span, plain, plain_line
-from code_guard.tools.explanations import explain, rule_of
 
 _VERDICT = {
     Verdict.APPROVE: "✅ Approve",

@@ -15,9 +15,9 @@ import json
 from typing import Any
 
 from code_guard import __version__
+from code_guard.knowledge.explanations import explain, explain_category, rule_of
 from code_guard.models import AgentName, Category, Finding, Review, Severity
 from code_guard.sanitize import redact_json
-from code_guard.tools.explanations import explain, explain_category, rule_of
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/ninja/code-guard"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from code_guard.knowledge.explanations import explain
 from code_guard.models import Finding, Review
-from code_guard.tools.explanations import explain
 
 
 def render_text(review: Review) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, ParamSpec, TypeVar
 
 from code_guard.errors import ToolError
+from code_guard.models import clip
 
 if TYPE_CHECKING:
     from code_guard.diff import FileChange
@@ -67,6 +68,19 @@ class ToolHit:
     # The file whose analysis found the hit, when it is reported in another (a flow through a
     # function of another file, reported at its sink there): the base side must read it too.
     found_in: str = ""
+
+
+# The rule of a hit that says an analyser skipped a file or gave up on part of it (a timeout,
+# a crash, a file too deeply nested for it); its message says which and why. Like a parse
+# error it is never a finding: the agent notes the file and the review is partial.
+NOT_ANALYSED_RULE = "code-guard-not-analysed"
+
+
+def not_analysed(tool: str, path: str, why: str) -> ToolHit:
+    """The hit saying ``tool`` did not analyse (all of) ``path``, ``why`` a short clause such
+    as "skipped it (exception while scanning file)"."""
+    message = " ".join(f"{tool} {why}".split())
+    return ToolHit(tool, NOT_ANALYSED_RULE, path, 1, 1, clip(message, 300))
 
 
 class Tool(ABC):

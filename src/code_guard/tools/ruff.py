@@ -10,8 +10,15 @@ from pathlib import Path
 from ruff.__main__ import find_ruff_bin
 
 from code_guard.errors import ToolError
-from code_guard.tools.base import ProcessCrash, RunCache, Tool, ToolHit, is_python, run_process
-from code_guard.tools.mapping import not_analysed
+from code_guard.tools.base import (
+    ProcessCrash,
+    RunCache,
+    Tool,
+    ToolHit,
+    is_python,
+    not_analysed,
+    run_process,
+)
 from code_guard.tools.python.dynamic_names import read_by_evaluated_code
 
 PERFORMANCE_RULES = ("PERF", "ASYNC", "B019", "SIM115")

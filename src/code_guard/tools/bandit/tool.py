@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.errors import ToolError
-from code_guard.tools.base import Tool, ToolHit, is_python
-from code_guard.tools.mapping import not_analysed
+from code_guard.tools.base import Tool, ToolHit, is_python, not_analysed
 from code_guard.tools.python.constants import folding_of
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
 from code_guard.tools.runtime.warm import WarmPool
@@ -24,7 +23,7 @@ _WORKERS = WarmPool(
 
 
 class BanditTool(Tool):
-    """Runs every Bandit test; the mapping table decides which results are findings."""
+    """Runs every Bandit test; the rule catalogue decides which results are findings."""
 
     name = "bandit"
 

@@ -20,8 +20,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from code_guard.python_parse import parse_failure, parse_python
-from code_guard.tools.base import RunCache, Tool, ToolHit, is_python
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, not_analysed
+from code_guard.tools.base import (
+    NOT_ANALYSED_RULE,
+    RunCache,
+    Tool,
+    ToolHit,
+    is_python,
+    not_analysed,
+)
 from code_guard.tools.python.nodes import indexed
 
 

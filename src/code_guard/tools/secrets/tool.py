@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from code_guard.errors import ToolError
+from code_guard.knowledge.suppressions import without_allowlist_pragma
 from code_guard.request import split_lines
 from code_guard.tools.base import Focus, Tool, ToolHit, run_process
 from code_guard.tools.secrets.scan import GUESSING_DETECTORS, Hit, scan
-from code_guard.tools.suppressions import without_allowlist_pragma
 
 __all__ = ["GUESSING_DETECTORS", "SecretsTool"]
 
@@ -75,7 +75,7 @@ def _lines(workspace: Path, path: str, focus: Focus) -> list[tuple[int, str]]:
     wanted = focus.get(path, ())
     keep = sorted(n for n in set(wanted) if 0 < n <= len(text))
     # The pragma is taken out so the secret is reported; whether the pragma is honoured is
-    # decided later, by who wrote it (tools/suppressions.py).
+    # decided later, by who wrote it (knowledge/suppressions.py).
     return [(n, without_allowlist_pragma(text[n - 1])) for n in keep]
 
 

@@ -20,9 +20,16 @@ from importlib.resources import files
 from pathlib import Path
 
 from code_guard.errors import ToolError
+from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
 from code_guard.models import Category
-from code_guard.tools.base import RunCache, Tool, ToolHit, run_process
-from code_guard.tools.mapping import NOT_ANALYSED_RULE, UNPARSABLE_RULE, lookup, not_analysed
+from code_guard.tools.base import (
+    NOT_ANALYSED_RULE,
+    RunCache,
+    Tool,
+    ToolHit,
+    not_analysed,
+    run_process,
+)
 from code_guard.tools.python.constants import pruned_source
 from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
 

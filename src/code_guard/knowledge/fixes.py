@@ -12,6 +12,7 @@ import ast
 import re
 from collections.abc import Callable
 
+from code_guard.knowledge.records import RuleRecord
 from code_guard.python_parse import parse_python
 
 Rewrite = Callable[[str], str | None]
@@ -152,66 +153,61 @@ def _is_none(match: re.Match[str]) -> str:
     return " is not None" if match.group(1) == "!" else " is None"
 
 
-_REWRITES: dict[tuple[str, str], Rewrite] = {
-    ("bandit", "B113"): _add_keyword(
+# Every rewrite, by the name a rule's record gives in ``rewrite:``.
+REWRITES: dict[str, Rewrite] = {
+    "requests-timeout": _add_keyword(
         r"\brequests\.(?:get|post|put|patch|delete|head|options|request)\(",
         f"timeout={_TIMEOUT_SECONDS}",
     ),
-    ("bandit", "B506"): _sub(r"\byaml\.load\(([^(),]+?)(?:,\s*Loader\s*=\s*[\w.]+)?\)",
-                             r"yaml.safe_load(\1)"),  # fmt: skip
-    ("bandit", "B501"): _sub(r"\bverify\s*=\s*False\b", "verify=True"),
-    ("bandit", "B201"): _sub(r"\bdebug\s*=\s*True\b", "debug=False"),
-    ("bandit", "B324"): _sub(r"\bhashlib\.(?:md5|sha1)\(", "hashlib.sha256("),
-    ("bandit", "B104"): _sub(r"(['\"])0\.0\.0\.0\1", r"\g<1>127.0.0.1\g<1>"),
-    ("bandit", "B103"): _sub(r"\b0o?[0-7]*7[0-7]\b", "0o600"),
-    ("bandit", "B307"): _sub(r"(?<![\w.])eval\(", "ast.literal_eval("),
-    ("bandit", "B311"): _sub(r"\brandom\.(choice|randbelow)\(", r"secrets.\1("),
-    ("bandit", "B323"): _sub(r"\bssl\._create_unverified_context\(", "ssl.create_default_context("),
-    ("bandit", "B507"): _sub(r"\bparamiko\.(?:AutoAddPolicy|WarningPolicy)\(",
-                             "paramiko.RejectPolicy("),
-    ("bandit", "B701"): _sub(r"\bautoescape\s*=\s*False\b", "autoescape=True"),
-    ("bandit", "B608"): _parameterise,
-    ("bandit", "B105"): _env_secret,
-    ("detect-secrets", "Secret Keyword"): _env_secret,
-    ("detect-secrets", "AWS Access Key"): _env_secret,
+    "yaml-safe-load": _sub(r"\byaml\.load\(([^(),]+?)(?:,\s*Loader\s*=\s*[\w.]+)?\)",
+                           r"yaml.safe_load(\1)"),
+    "verify-certificates": _sub(r"\bverify\s*=\s*False\b", "verify=True"),
+    "flask-debug-off": _sub(r"\bdebug\s*=\s*True\b", "debug=False"),
+    "hashlib-sha256": _sub(r"\bhashlib\.(?:md5|sha1)\(", "hashlib.sha256("),
+    "bind-localhost": _sub(r"(['\"])0\.0\.0\.0\1", r"\g<1>127.0.0.1\g<1>"),
+    "owner-only-mode": _sub(r"\b0o?[0-7]*7[0-7]\b", "0o600"),
+    "literal-eval": _sub(r"(?<![\w.])eval\(", "ast.literal_eval("),
+    "secrets-choice": _sub(r"\brandom\.(choice|randbelow)\(", r"secrets.\1("),
+    "default-ssl-context": _sub(r"\bssl\._create_unverified_context\(",
+                                "ssl.create_default_context("),
+    "reject-unknown-host-keys": _sub(r"\bparamiko\.(?:AutoAddPolicy|WarningPolicy)\(",
+                                     "paramiko.RejectPolicy("),
+    "jinja-autoescape": _sub(r"\bautoescape\s*=\s*False\b", "autoescape=True"),
+    "parameterised-query": _parameterise,
+    "secret-from-environment": _env_secret,
     # Starting only where a run of spaces starts keeps a long run from being read once per
     # space (quadratic); the match is the same leftmost one.
-    ("ruff", "E711"): _sub(r"(?<!\s)\s*([!=])= None\b", _is_none),
-    ("ruff", "E722"): _sub(r"\bexcept\s*:", "except Exception:"),
-    ("ruff", "F401"): _remove_import,
-    ("python-settings", "insecure-setting"): _sub(r"(=\s*)(True|False)(\s*)$", _flip),
-    ("semgrep", "js-insecure-config-tls"): _sub(r"rejectUnauthorized\s*:\s*false",
-                                                "rejectUnauthorized: true"),
-    ("semgrep", "go-insecure-config-tls"): _sub(r"InsecureSkipVerify\s*:\s*true",
-                                                "InsecureSkipVerify: false"),
-    ("semgrep", "js-weak-crypto-hash"): _sub(r"createHash\((['\"])(?:md5|sha1)\1\)",
-                                             r"createHash(\1sha256\1)"),
+    "is-none": _sub(r"(?<!\s)\s*([!=])= None\b", _is_none),
+    "except-exception": _sub(r"\bexcept\s*:", "except Exception:"),
+    "remove-import": _remove_import,
+    "flip-setting": _sub(r"(=\s*)(True|False)(\s*)$", _flip),
+    "js-reject-unauthorized": _sub(r"rejectUnauthorized\s*:\s*false",
+                                   "rejectUnauthorized: true"),
+    "go-verify-tls": _sub(r"InsecureSkipVerify\s*:\s*true", "InsecureSkipVerify: false"),
+    "js-sha256": _sub(r"createHash\((['\"])(?:md5|sha1)\1\)", r"createHash(\1sha256\1)"),
 }  # fmt: skip
 
-# What a rewrite needs that the one replaced line cannot add.
-NEEDS: dict[tuple[str, str], str] = {
-    ("bandit", "B307"): "import ast",
-    ("bandit", "B311"): "import secrets",
-    ("bandit", "B105"): "import os",
-    ("detect-secrets", "Secret Keyword"): "import os",
-    ("detect-secrets", "AWS Access Key"): "import os",
+# What a rewrite needs that the one replaced line cannot add, by the rewrite's name.
+NEEDS: dict[str, str] = {
+    "literal-eval": "import ast",
+    "secrets-choice": "import secrets",
+    "secret-from-environment": "import os",
 }
 
 
-def rewrite(tool: str, rule: str, line: str) -> str | None:
-    """The line rewritten so ``rule`` of ``tool`` no longer fires, or None if not certain.
+def rewrite(record: RuleRecord | None, line: str) -> str | None:
+    """The line rewritten so the rule of ``record`` no longer fires, or None if not certain.
 
     The rewrite is as long as the line, give or take a few characters, so a very long line
-    gives a fix longer than a finding may hold: ``mapping.hit_finding`` then leaves it out
-    and says so, rather than fail the finding (tests feed every rewrite the longest line a
-    review accepts)."""
-    fixer = _REWRITES.get((tool, rule))
-    if fixer is None:
+    gives a fix longer than a finding may hold: ``agents.filtering.hit_finding`` then leaves
+    it out and says so, rather than fail the finding (tests feed every rewrite the longest
+    line a review accepts)."""
+    if record is None or record.rewrite is None:
         return None
-    new = fixer(line.rstrip("\n"))
+    new = REWRITES[record.rewrite](line.rstrip("\n"))
     return None if new is None or new == line.rstrip("\n") else new
 
 
-def rewritable() -> tuple[tuple[str, str], ...]:
-    """Every ``(tool, rule)`` with a deterministic rewrite."""
-    return tuple(_REWRITES)
+def needs(record: RuleRecord | None) -> str | None:
+    """What the file needs for the rewrite of ``record``'s rule (``import os``), if anything."""
+    return NEEDS.get(record.rewrite) if record is not None and record.rewrite else None
