@@ -16,7 +16,7 @@ from code_guard.knowledge.catalogue import table
 from code_guard.knowledge.explanations import explain_rule
 from code_guard.knowledge.mapping import lookup
 from code_guard.knowledge.regressions import TOOL
-from code_guard.models import AgentName, Category
+from code_guard.models import AgentName, Category, Finding
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.regressions.catalogue import CatalogueError, Kind, catalogue, parse
 from code_guard.regressions.detector import Regression, find_regressions
@@ -24,7 +24,7 @@ from code_guard.regressions.tool import RegressionTool
 from code_guard.request import ReviewRequest
 
 
-def _change(path: str, base: str, head: str) -> FileChange:
+def _diff(path: str, base: str, head: str) -> str:
     body = "".join(
         difflib.unified_diff(
             base.splitlines(keepends=True),
@@ -34,8 +34,22 @@ def _change(path: str, base: str, head: str) -> FileChange:
             n=3,
         )
     )
-    change = parse_diff(f"diff --git a/{path} b/{path}\n{body}")
-    return change.files[0]
+    return f"diff --git a/{path} b/{path}\n{body}"
+
+
+def _change(path: str, base: str, head: str) -> FileChange:
+    return parse_diff(_diff(path, base, head)).files[0]
+
+
+def _request(path: str, base: str, head: str) -> ReviewRequest:
+    return ReviewRequest(change=parse_diff(_diff(path, base, head)), contents={path: head})
+
+
+def _reviewed(path: str, base: str, head: str) -> list[Finding]:
+    """The security agent's regression findings, through the whole review pipeline."""
+    options = ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    review = review_sync(_request(path, base, head), options)
+    return [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
 
 
 def _found(path: str, base: str, head: str) -> list[Regression]:
@@ -348,24 +362,10 @@ def test_a_deleted_line_that_is_no_guard_leaves_the_sink_below_quiet() -> None:
 def test_a_guard_only_deleted_survives_the_added_lines_filter_of_a_review() -> None:
     guard = "\tif !strings.HasPrefix(p, base+string(os.PathSeparator)) {\n"
     head = GO_GUARD.replace(guard + "\t\treturn nil, errBadPath\n\t}\n", "")
-    change = parse_diff(
-        "diff --git a/store/open.go b/store/open.go\n"
-        + "".join(
-            difflib.unified_diff(
-                GO_GUARD.splitlines(keepends=True),
-                head.splitlines(keepends=True),
-                "a/store/open.go",
-                "b/store/open.go",
-            )
-        )
-    )
-    request = ReviewRequest(change=change, contents={"store/open.go": head})
-    options = ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
-    review = review_sync(request, options)
-    ours = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
+    ours = _reviewed("store/open.go", GO_GUARD, head)
     assert [(f.line_start, f.category) for f in ours] == [
         (_line_of(head, "os.Open(p)"), Category.PATH_TRAVERSAL)
-    ], review.findings
+    ], ours
 
 
 def test_go_url_prefix_check_is_not_path_containment() -> None:
@@ -444,45 +444,16 @@ def test_every_rule_maps_and_explains_from_the_catalogue() -> None:
 
 def test_the_security_agent_reports_a_regression_through_the_pipeline() -> None:
     head = YAML_SAFE.replace("yaml.safe_load(stream)", "yaml.load(stream, Loader=yaml.Loader)")
-    change = parse_diff(
-        "diff --git a/app/settings.py b/app/settings.py\n"
-        + "".join(
-            difflib.unified_diff(
-                YAML_SAFE.splitlines(keepends=True),
-                head.splitlines(keepends=True),
-                "a/app/settings.py",
-                "b/app/settings.py",
-            )
-        )
-    )
-    request = ReviewRequest(change=change, contents={"app/settings.py": head})
-    review = review_sync(
-        request, ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
-    )
-    ours = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
-    assert ours, review.findings
+    ours = _reviewed("app/settings.py", YAML_SAFE, head)
+    assert ours
     assert ours[0].line_start == _line_of(head, "yaml.load(")
     assert ours[0].category is Category.INSECURE_DESERIALIZATION
 
 
 def test_test_files_are_not_reviewed_for_regressions() -> None:
     head = YAML_SAFE.replace("yaml.safe_load(stream)", "yaml.load(stream)")
-    change = _change("tests/test_settings.py", YAML_SAFE, head)
-    request = ReviewRequest(
-        change=parse_diff(
-            "diff --git a/tests/test_settings.py b/tests/test_settings.py\n"
-            + "".join(
-                difflib.unified_diff(
-                    YAML_SAFE.splitlines(keepends=True),
-                    head.splitlines(keepends=True),
-                    "a/tests/test_settings.py",
-                    "b/tests/test_settings.py",
-                )
-            )
-        ),
-        contents={"tests/test_settings.py": head},
-    )
-    assert change.has_base
+    request = _request("tests/test_settings.py", YAML_SAFE, head)
+    assert request.change.files[0].has_base
     assert RegressionTool().run_change(request, request.change.files) == []
 
 
