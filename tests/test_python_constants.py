@@ -11,7 +11,7 @@ import pytest
 from semgrep_snippets import line_containing, run_snippets
 
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.python.constants import Folding, pruned_source
+from code_guard.tools.python.constants import Folding, _Scope, pruned_source
 from code_guard.tools.python.taint import PythonTaintTool
 
 HEAD = """\
@@ -194,3 +194,69 @@ def test_an_expression_nested_too_deeply_leaves_its_scope_unfolded() -> None:
     tree = ast.parse(deep)  # Python's own parser copes; the folding's recursion does not
     assert Folding.of(tree).dead == []
     assert pruned_source(deep) is None
+
+
+# Shapes the quick pre-scan (``_foldable``) must not skip: each folds to something.
+FOLDS_SOMEWHERE = {
+    "lambda": "def f(x):\n    g = lambda: 'a' if True else x\n    return g\n",
+    "dict_get": "def f(x):\n    d = {'k': 'v'}\n    return d.get('k')\n",
+    # walked last to first: ``c`` is met before the ``a`` it depends on
+    "assigned_later": (
+        "def f(x):\n    a = 1\n    b = a + 1\n    c = b * 2\n    return 'x' if c > 1 else x\n"
+    ),
+    "augmented": "def f(x):\n    n = 0\n    n += 2\n    return 'a' if n > 1 else x\n",
+    "boolop_value": "def f(x):\n    y = 0 and x\n    return y\n",
+    "unary": "def f(x):\n    flag = True\n    return x if not flag else 'a'\n",
+    "pure_call": "def f(x):\n    items = [x, str(1)]\n    return items[1]\n",
+    "module_level": "DEBUG = False\nif DEBUG:\n    import pdb\n",
+    "method": (
+        "class C:\n    def m(self, x):\n        limit = 3\n        return x if limit > 5 else 'a'\n"
+    ),
+    "nested": "def f(x):\n    def g():\n        v = ['a', x]\n        return v[0]\n    return g\n",
+}
+
+
+def _every_scope_folded(tree: ast.AST) -> Folding:
+    """Folding without the pre-scan: every scope run, as before it existed."""
+    found = Folding()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
+            _Scope(found, node).run()
+    return found
+
+
+def _spans(folding: Folding) -> tuple[list[tuple[int, int, int, int]], ...]:
+    def span(nodes: list[ast.AST] | list[ast.expr]) -> list[tuple[int, int, int, int]]:
+        return sorted(
+            (n.lineno, n.col_offset, n.end_lineno or 0, n.end_col_offset or 0)  # type: ignore[attr-defined]
+            for n in nodes
+        )
+
+    calls = sorted((line, col, 0, 0) for line, col in folding.static_calls)
+    return span(folding.dead), span(folding.literal_reads), calls
+
+
+@pytest.mark.parametrize("case", sorted(FOLDS_SOMEWHERE))
+def test_the_pre_scan_keeps_every_scope_that_folds(case: str) -> None:
+    tree = ast.parse(FOLDS_SOMEWHERE[case])
+    expected = _every_scope_folded(tree)
+    assert expected.dead or expected.literal_reads  # the snippet does fold
+    assert _spans(Folding.of(tree)) == _spans(expected)
+
+
+def test_the_pre_scan_changes_nothing_on_real_code() -> None:
+    """The standard library's own modules and this file's snippets: folding with the
+    pre-scan finds exactly what running every scope finds."""
+    sources = [HEAD + body for body, _ in CASES.values()]
+    sources += [
+        p.read_text(encoding="utf-8") for p in sorted(Path(ast.__file__).parent.glob("*.py"))
+    ]
+    compared = 0
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        assert _spans(Folding.of(tree)) == _spans(_every_scope_folded(tree))
+        compared += 1
+    assert compared > 100

@@ -29,9 +29,11 @@ from __future__ import annotations
 import ast
 import copy
 import operator
+import re
+import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from code_guard.python_parse import parse_python
@@ -167,15 +169,14 @@ class Folding:
     def of(cls, tree: ast.AST) -> Folding:
         """Fold every function (and the module's own statements) of ``tree``."""
         found = cls()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
-                dead, reads = len(found.dead), len(found.literal_reads)
-                try:
-                    _Scope(found, node).run()
-                except RecursionError:
-                    # an expression nested thousands deep (a generated sum): leave the scope
-                    # unfolded rather than half folded
-                    del found.dead[dead:], found.literal_reads[reads:]
+        for node in _foldable(tree):
+            dead, reads = len(found.dead), len(found.literal_reads)
+            try:
+                _Scope(found, node).run()
+            except RecursionError:
+                # an expression nested thousands deep (a generated sum): leave the scope
+                # unfolded rather than half folded
+                del found.dead[dead:], found.literal_reads[reads:]
         return found
 
     def static_first_argument(self, line: int, col: int) -> bool:
@@ -185,12 +186,165 @@ class Folding:
         return (line, col) in self.static_calls
 
 
-@lru_cache(maxsize=8)
+# What folding found in each tree still in use: Semgrep's copy, our taint check and Bandit's
+# call checks all read the one tree ``python_parse`` keeps per source, and fold it once.
+_FOLDINGS: weakref.WeakKeyDictionary[ast.AST, Folding] = weakref.WeakKeyDictionary()
+_FOLDINGS_LOCK = threading.Lock()
+
+
+def folded(tree: ast.AST) -> Folding:
+    """``Folding.of(tree)``, worked out once per tree (trees are only read, never changed)."""
+    with _FOLDINGS_LOCK:
+        known = _FOLDINGS.get(tree)
+    if known is not None:
+        return known
+    folding = Folding.of(tree)
+    with _FOLDINGS_LOCK:
+        _FOLDINGS[tree] = folding
+    return folding
+
+
 def folding_of(source: str) -> Folding | None:
-    """``Folding.of`` the tree of ``source`` (None when it does not parse), kept for the
-    next caller: each of a file's hits asks about the same source."""
+    """What folding finds in the tree of ``source`` (None when it does not parse)."""
     tree = parse_python(source)
-    return Folding.of(tree) if tree is not None else None
+    return folded(tree) if tree is not None else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Which scopes can fold at all
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Fields that hold no expression or statement (contexts and operators): not walked.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+
+
+class _Candidates:
+    """What one walk learns of a scope: the values its names are assigned, the tests and
+    operands that could fold, and the names whose elements it reads."""
+
+    __slots__ = ("assigned", "containers_read", "node", "tests")
+
+    def __init__(self, node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.node = node
+        self.assigned: dict[str, list[ast.expr]] = {}
+        self.tests: list[ast.expr] = []
+        self.containers_read: set[str] = set()
+
+    def may_fold(self) -> bool:
+        """False only when folding the scope cannot find anything (see ``_foldable``)."""
+        if not self.tests and not self.containers_read:
+            return False
+        try:
+            maybe: set[str] = set()
+            grown = True
+            while grown:  # a name may take its value from one assigned later in the text
+                grown = False
+                for name, values in self.assigned.items():
+                    if name not in maybe and any(_may_be_static(v, maybe) for v in values):
+                        maybe.add(name)
+                        grown = True
+            if self.containers_read & maybe:
+                return True
+            return any(_may_be_static(t, maybe) for t in self.tests)
+        except RecursionError:
+            return True  # an expression nested thousands deep: let the run decide (and give up)
+
+
+def _foldable(tree: ast.AST) -> list[ast.Module | ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The scopes of ``tree`` (functions and the module's own statements) where folding may
+    find something, in one walk of the tree.
+
+    Most functions test parameters, attributes and call results, none of which folds, and
+    their abstract run (``_Scope``) walks each statement several times to learn nothing. The
+    walk notes, per scope, the names an assignment may give a literal-built value or a
+    container (the only way a name gets a value ``_Scope`` knows), the tests and operands, and
+    the names whose elements are read; a scope may fold when some test may fold or some read
+    may read such a container. ``_may_be_static`` answers "maybe" wherever ``_Scope.expr``
+    can return anything but ``TOP``, so a scope left out has nothing to find.
+    """
+    found: list[_Candidates] = []
+    todo: list[tuple[ast.AST, _Candidates | None]] = [(tree, None)]
+    while todo:
+        node, scope = todo.pop()
+        kind = type(node)
+        if kind is ast.Module or kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            scope = _Candidates(node)  # type: ignore[arg-type]
+            found.append(scope)
+        elif kind is ast.ClassDef:
+            scope = None  # a class body is never run by a scope; its methods are scopes
+        elif scope is None:
+            pass
+        elif kind is ast.Assign:
+            targets = node.targets  # type: ignore[attr-defined]
+            if len(targets) == 1 and type(targets[0]) is ast.Name:
+                scope.assigned.setdefault(targets[0].id, []).append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign or kind is ast.AugAssign:
+            target, value = node.target, node.value  # type: ignore[attr-defined]
+            if type(target) is ast.Name and value is not None:
+                scope.assigned.setdefault(target.id, []).append(value)
+        elif kind is ast.If or kind is ast.IfExp:
+            scope.tests.append(node.test)  # type: ignore[attr-defined]
+        elif kind is ast.BoolOp:
+            scope.tests.extend(node.values)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript:
+            if type(node.value) is ast.Name:  # type: ignore[attr-defined]
+                scope.containers_read.add(node.value.id)  # type: ignore[attr-defined]
+        elif kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Attribute and type(func.value) is ast.Name:
+                scope.containers_read.add(func.value.id)  # ``x.get(k)``, and its mutators
+        for name in node._fields:
+            if name in _LEAF_FIELDS:
+                continue
+            value = getattr(node, name, None)
+            if type(value) is list:
+                todo.extend((item, scope) for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append((value, scope))
+    return [scope.node for scope in found if scope.may_fold()]
+
+
+def _may_be_static(node: ast.expr, maybe: set[str]) -> bool:
+    """Whether ``_Scope.expr`` may give ``node`` a value other than ``TOP`` when only the
+    names in ``maybe`` can hold one: over-approximates, never under."""
+    if isinstance(node, ast.Constant | ast.List | ast.Tuple | ast.Dict):
+        return True  # a literal, or a container whose elements are followed one by one
+    if isinstance(node, ast.Name):
+        return node.id in maybe
+    if isinstance(node, ast.BinOp):
+        return _may_be_static(node.left, maybe) and _may_be_static(node.right, maybe)
+    if isinstance(node, ast.UnaryOp):
+        return _may_be_static(node.operand, maybe)
+    if isinstance(node, ast.BoolOp):
+        return any(_may_be_static(v, maybe) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return _may_be_static(node.left, maybe) and all(
+            _may_be_static(c, maybe) for c in node.comparators
+        )
+    if isinstance(node, ast.IfExp):
+        return _may_be_static(node.body, maybe) or _may_be_static(node.orelse, maybe)
+    if isinstance(node, ast.JoinedStr):
+        return all(
+            _may_be_static(v.value, maybe) for v in node.values if isinstance(v, ast.FormattedValue)
+        )
+    if isinstance(node, ast.FormattedValue):
+        return _may_be_static(node.value, maybe)
+    if isinstance(node, ast.Subscript):
+        return _may_be_static(node.value, maybe)
+    if isinstance(node, ast.Call):
+        func = node.func
+        arguments = all(_may_be_static(a, maybe) for a in node.args) and all(
+            _may_be_static(k.value, maybe) for k in node.keywords
+        )
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if func.attr == "get" and isinstance(receiver, ast.Name) and receiver.id in maybe:
+                return True  # an element of a dict the scope built
+            if func.attr in _PURE_METHODS:
+                return arguments and _may_be_static(receiver, maybe)
+        name = dotted(func)
+        return arguments and (name in _PURE_CALLS or name.startswith(_PURE_MODULES))
+    return False  # attributes, lambdas, comprehensions and the rest: ``TOP``
 
 
 class _Scope:
@@ -649,7 +803,7 @@ class _Edit:
 
 
 def _edits(tree: ast.AST, lines: Sequence[str]) -> list[_Edit]:
-    folding = Folding.of(tree)
+    folding = folded(tree)
     edits: list[_Edit] = []
     for node in [*folding.dead, *folding.literal_reads]:
         end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
@@ -716,6 +870,8 @@ def pruned_source(source: str, onto: str | None = None) -> str | None:
     parsed = source
     tree = parse_python(source)
     if tree is None:
+        if not _FSTRING_START.search(source):
+            return None  # nothing to mask: the masked text would not parse either
         masked = _masked_fstrings(source)
         tree = parse_python(masked) if masked is not None else None
         if tree is None or masked is None:
@@ -729,8 +885,8 @@ def pruned_source(source: str, onto: str | None = None) -> str | None:
 
 
 class _Pruner(ast.NodeTransformer):
-    def __init__(self, folding: Folding) -> None:
-        self.gone = {id(n) for n in folding.dead} | {id(n) for n in folding.literal_reads}
+    def __init__(self, gone: set[int]) -> None:
+        self.gone = gone  # the ids of the nodes to replace
 
     def visit(self, node: ast.AST) -> Any:
         if id(node) in self.gone:
@@ -743,12 +899,14 @@ class _Pruner(ast.NodeTransformer):
 def pruned_tree(tree: ast.Module) -> ast.Module:
     """``tree`` with its dead statements replaced by ``pass`` and its dead operands and
     element reads of literals by a literal (a copy; ``tree`` itself when there is none)."""
-    folding = Folding.of(tree)
+    folding = folded(tree)
     if not folding.dead and not folding.literal_reads:
         return tree
     try:
-        twin = copy.deepcopy(tree)
-        result = _Pruner(Folding.of(twin)).visit(twin)
+        copies: dict[int, Any] = {}  # deepcopy's memo: the copy of each node, by its id
+        twin = copy.deepcopy(tree, copies)
+        gone = {id(copies[id(n)]) for n in [*folding.dead, *folding.literal_reads]}
+        result = _Pruner(gone).visit(twin)
     except RecursionError:
         return tree  # copying or rewriting a tree nested too deeply: read it as it is
     assert isinstance(result, ast.Module)
@@ -759,6 +917,9 @@ def pruned_tree(tree: ast.Module) -> ast.Module:
 # f-strings of Python 3.12, masked for an older parser
 
 _PREFIX = frozenset("rRbBuUfF")
+# Where an f-string may start: an ``f`` of its prefix, then at most one more prefix letter
+# and its quote. A text without one has nothing to mask.
+_FSTRING_START = re.compile(r"[fF][rRbBuUfF]?['\"]")
 
 
 def _string_at(source: str, i: int) -> tuple[int, str, bool] | None:
