@@ -170,5 +170,6 @@ def main() -> None:
             print(f"  {rev:<14}  {per_thousand(then, added)}")
             print(f"  median ratio (this tree / {rev}): x{statistics.median(ratios):.2f}")
 
+
 if __name__ == "__main__":
     main()

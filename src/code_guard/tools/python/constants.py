@@ -38,6 +38,7 @@ from typing import Any
 
 from code_guard.python_parse import parse_python
 from code_guard.tools.python.checker import dotted
+from code_guard.tools.python.edits import Edit, apply_edit, char_col
 
 # Bounds on folded values: a constant condition never needs more, and a crafted file must not
 # make the reviewer build a huge string or number.
@@ -791,20 +792,9 @@ def _walk_scope(node: ast.AST, *, into_blocks: bool = True) -> Iterator[ast.AST]
 # Rewriting: what the analysers read
 
 
-def _char_col(line: str, byte_col: int) -> int:
-    return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
-
-
-@dataclass(frozen=True)
-class _Edit:
-    start: tuple[int, int]  # (line, char column), lines from 1
-    end: tuple[int, int]
-    statement: bool
-
-
-def _edits(tree: ast.AST, lines: Sequence[str]) -> list[_Edit]:
+def _edits(tree: ast.AST, lines: Sequence[str]) -> list[Edit]:
     folding = folded(tree)
-    edits: list[_Edit] = []
+    edits: list[Edit] = []
     for node in [*folding.dead, *folding.literal_reads]:
         end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
         if end_line is None or end_col is None:
@@ -812,50 +802,16 @@ def _edits(tree: ast.AST, lines: Sequence[str]) -> list[_Edit]:
         line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
         if not (0 < line <= end_line <= len(lines)):
             continue
-        start = (line, _char_col(lines[line - 1], col))
-        end = (end_line, _char_col(lines[end_line - 1], end_col))
-        edits.append(_Edit(start, end, isinstance(node, ast.stmt)))
+        start = (line, char_col(lines[line - 1], col))
+        end = (end_line, char_col(lines[end_line - 1], end_col))
+        edits.append(Edit(start, end, isinstance(node, ast.stmt)))
     edits.sort(key=lambda e: (e.start, (-e.end[0], -e.end[1])))
-    out: list[_Edit] = []
+    out: list[Edit] = []
     for edit in edits:  # drop an edit inside an earlier one
         if out and edit.start < out[-1].end:
             continue
         out.append(edit)
     return out
-
-
-def _apply(lines: list[str], edit: _Edit) -> bool:
-    (line, col), (end_line, end_col) = edit.start, edit.end
-    first, last = lines[line - 1], lines[end_line - 1]
-    rest = last[end_col:]
-    if edit.statement:
-        # ``pass`` where the statement began, blanks for the rest of it; what follows it on its
-        # last line must be nothing or a comment, or the blanks would cut a line in two.
-        if end_line > line and rest.strip() and not rest.lstrip().startswith("#"):
-            return False
-        width = (len(first) if end_line > line else end_col) - col
-        if width < 4:
-            return False
-        if end_line == line:
-            lines[line - 1] = first[:col] + "pass".ljust(width) + first[end_col:]
-            return True
-        lines[line - 1] = first[:col] + "pass".ljust(width)
-        for number in range(line, end_line - 1):
-            lines[number] = " " * len(lines[number])
-        lines[end_line - 1] = " " * end_col + rest
-        return True
-    if end_line != line:
-        return False  # an expression over lines may hold the brackets that join them
-    width = end_col - col
-    following = first[end_col : end_col + 1]
-    if width >= 2:
-        literal = '""'.ljust(width)
-    elif following != ".":
-        literal = "0"
-    else:
-        return False
-    lines[line - 1] = first[:col] + literal + first[end_col:]
-    return True
 
 
 def pruned_source(source: str, onto: str | None = None) -> str | None:
@@ -880,7 +836,7 @@ def pruned_source(source: str, onto: str | None = None) -> str | None:
     lines = (source if onto is None else onto).split("\n")
     applied = False
     for edit in reversed(_edits(tree, parsed.split("\n"))):
-        applied = _apply(lines, edit) or applied
+        applied = apply_edit(lines, edit) or applied
     return "\n".join(lines) if applied else None
 
 

@@ -24,6 +24,7 @@ from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
 from code_guard.models import Category
 from code_guard.tools.base import (
     NOT_ANALYSED_RULE,
+    Focus,
     RunCache,
     Tool,
     ToolHit,
@@ -31,6 +32,7 @@ from code_guard.tools.base import (
     run_process,
 )
 from code_guard.tools.python.constants import pruned_source
+from code_guard.tools.semgrep.focus import emptied_outside
 from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
 
 # The time one rule may spend on one file, and how many rules may run out of it before the
@@ -87,14 +89,21 @@ class SemgrepTool(Tool):
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Run the rules over the files, one semgrep-core process per rules file (shared by
         the agents through a cache); rule errors are tool errors."""
+        return self.run_focused(workspace, paths, None)
+
+    def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
+        """``run``, each Python function without a line of ``focus`` emptied first
+        (``focus.py``): its results could not count, and it is most of Semgrep's time."""
         groups: dict[str, list[str]] = {}
         for path in paths:
             groups.setdefault(_LANGUAGES[Path(path).suffix.lower()][1], []).append(path)
         hits: list[ToolHit] = []
         for rules, group in sorted(groups.items()):
             files, rules_path = tuple(sorted(group)), rules_file(rules)
-            key = (str(workspace), files, str(rules_path))
-            hits.extend(_CACHE.get(key, partial(run_rules, workspace, files, rules_path)))
+            lines = None if focus is None else tuple(tuple(sorted(focus.get(p, ()))) for p in files)
+            key = (str(workspace), files, str(rules_path), lines)
+            run = partial(run_rules, workspace, files, rules_path, focus=focus)
+            hits.extend(_CACHE.get(key, run))
         return [h for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
@@ -105,7 +114,7 @@ class SemgrepTool(Tool):
 
 
 # The hits of recent (workspace, files, rules) runs, so three agents cost one run.
-_CACHE: RunCache[tuple[str, tuple[str, ...], str]] = RunCache()
+_CACHE: RunCache[tuple[str, tuple[str, ...], str, tuple[tuple[int, ...], ...] | None]] = RunCache()
 
 
 def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> str:
@@ -132,7 +141,12 @@ def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> 
 
 
 def run_rules(
-    workspace: Path, paths: Sequence[str], rules: Path, *, rule_timeout: float = RULE_TIMEOUT_S
+    workspace: Path,
+    paths: Sequence[str],
+    rules: Path,
+    *,
+    rule_timeout: float = RULE_TIMEOUT_S,
+    focus: Focus = None,
 ) -> list[ToolHit]:
     """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``), each rule
     given ``rule_timeout`` seconds per file; a file it gave up on is named in a hit.
@@ -140,12 +154,13 @@ def run_rules(
     Python files with ``match`` statements or ``except*`` handlers are read from a rewritten
     copy that semgrep-core's main parser understands (``syntax_rewrite``), and those with
     branches that cannot run or elements that fold to literals from a copy without them
-    (``constants``), lines and columns unchanged; their results name the original file.
+    (``constants``), and, with ``focus``, each function no line of the focus falls in is
+    emptied (``focus``), lines and columns unchanged; their results name the original file.
     """
     if not paths:
         return []
     with tempfile.TemporaryDirectory(prefix="code-guard-semgrep-") as scratch:
-        copies = _readable_copies(workspace, paths, Path(scratch))
+        copies = _readable_copies(workspace, paths, Path(scratch), focus)
         targets = Path(scratch) / "targets.json"
         targets.write_text(_targets(paths, copies), encoding="utf-8")
         # One core (-j 1): a review already runs its analysers side by side, a run per rules
@@ -195,10 +210,12 @@ def run_rules(
     )
 
 
-def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> dict[str, Path]:
+def _readable_copies(
+    workspace: Path, paths: Sequence[str], scratch: Path, focus: Focus = None
+) -> dict[str, Path]:
     """Rewritten copies, under ``scratch``, of the Python files among ``paths`` that have
-    ``match`` statements or ``except*`` handlers, by path; a file that cannot be read is left
-    to semgrep-core."""
+    ``match`` statements or ``except*`` handlers, code that cannot run, or (with ``focus``)
+    functions outside it, by path; a file that cannot be read is left to semgrep-core."""
     copies: dict[str, Path] = {}
     for index, path in enumerate(paths):
         if _LANGUAGES[Path(path).suffix.lower()][0] != "python":
@@ -212,6 +229,9 @@ def _readable_copies(workspace: Path, paths: Sequence[str], scratch: Path) -> di
         # rules join every branch and treat a container as one value.
         pruned = pruned_source(text, rewritten)
         rewritten = pruned if pruned is not None else rewritten
+        if focus is not None:
+            emptied = emptied_outside(text, focus.get(path, ()), rewritten)
+            rewritten = emptied if emptied is not None else rewritten
         if rewritten is None:
             continue
         # One folder per file keeps its name (and so its suffix) without clashes.
