@@ -18,6 +18,7 @@ cleanly is left whole.
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import tokenize
 from collections.abc import Collection, Iterator
@@ -34,11 +35,14 @@ _Span = tuple[int, int, Edit]
 def emptied_outside(source: str, focus: Collection[int], onto: str | None = None) -> str | None:
     """``source`` (or ``onto``, a rewrite of it that kept every line and column) with the body
     of each function outside ``focus`` emptied; None when there is none to empty."""
+    counted = set(focus)
+    if all(n in counted or not text.strip() for n, text in enumerate(source.split("\n"), 1)):
+        return None  # a new file: every line counts, there is nothing to look for
     lines = (source if onto is None else onto).split("\n")
-    wanted = set(focus)
-    applied = False
+    wanted, applied = sorted(counted), False
     for first, last, body in sorted(_spans(source), key=lambda s: s[2].start, reverse=True):
-        if not any(first <= line <= last for line in wanted):
+        at = bisect.bisect_left(wanted, first)
+        if at == len(wanted) or wanted[at] > last:  # no focus line from first to last
             applied = apply_edit(lines, body) or applied
     return "\n".join(lines) if applied else None
 
