@@ -311,3 +311,7 @@ def test_litellm_cut_off_answer_is_invalid(litellm: ModuleType, sleep: Recording
     mock = {"choices": [{"message": message, "finish_reason": "length"}]}
     with pytest.raises(InvalidAnswerError, match="cut off"):
         ask(mocked(mock, sleep))
+
+
+def test_settings_built_directly_default_to_what_the_options_give() -> None:
+    assert LLMSettings("m") == LLMSettings.from_options(ModelOptions(name="m"))

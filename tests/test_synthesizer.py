@@ -222,7 +222,7 @@ def test_the_verdict_requests_changes_exactly_when_the_gate_fails(
                 [report(finding)],
                 files_reviewed=["app.py"],
                 fail_on=fail_on,
-                gate_disputed=count_disputed,
+                count_disputed=count_disputed,
             )
             # With no gate (fail-on: none) the verdict still asks for changes at high.
             gated = review.at_or_above(fail_on or Severity.HIGH, count_disputed=count_disputed)

@@ -141,7 +141,7 @@ async def run_review(
         nothing_to_review=_nothing_to_review(request),
         warnings=(*injection_warnings(request), *_declared_warning(declared)),
         fail_on=gate.fail_on,
-        gate_disputed=gate.count_disputed,
+        count_disputed=gate.count_disputed,
     )
 
 

@@ -56,22 +56,29 @@ class Answer(Generic[T]):
     attempts: int
 
 
+# ``ModelOptions``' defaults, the one place they are written: settings built directly (tests,
+# the eval's reviewer) default to what a review's options would give.
+_MODEL_DEFAULTS = ModelOptions()
+
+
 @dataclass(frozen=True, slots=True)
 class LLMSettings:
     """Per-call settings, taken from ``ModelOptions``."""
 
     model: str
-    temperature: float = 0.0
-    timeout_s: float = 120.0
-    max_retries: int = 4
-    max_output_tokens: int = 4096
-    schema_mode: str = "auto"
-    api_base: str | None = None
+    temperature: float = _MODEL_DEFAULTS.temperature
+    timeout_s: float = _MODEL_DEFAULTS.timeout_s
+    max_retries: int = _MODEL_DEFAULTS.max_retries
+    max_output_tokens: int = _MODEL_DEFAULTS.max_output_tokens
+    schema_mode: str = _MODEL_DEFAULTS.schema_mode
+    api_base: str | None = _MODEL_DEFAULTS.api_base
     backoff_max_s: float = 30.0
-    context_tokens: int | None = None  # None: ask the transport (litellm's model info)
-    max_concurrency: int = 4
-    max_tokens: int | None = None  # per client, i.e. per review: spend caps
-    max_cost_usd: float | None = None
+    # None: ask the transport (litellm's model info)
+    context_tokens: int | None = _MODEL_DEFAULTS.context_tokens
+    max_concurrency: int = _MODEL_DEFAULTS.max_concurrency
+    # per client, i.e. per review: spend caps
+    max_tokens: int | None = _MODEL_DEFAULTS.max_tokens
+    max_cost_usd: float | None = _MODEL_DEFAULTS.max_cost_usd
 
     @classmethod
     def from_options(cls, options: ModelOptions) -> LLMSettings:

@@ -219,13 +219,13 @@ def synthesize(
     nothing_to_review: bool = False,
     warnings: Sequence[str] = (),
     fail_on: Severity | None = Severity.HIGH,
-    gate_disputed: bool = True,
+    count_disputed: bool = True,
 ) -> Review:
     """Combine the agents' reports into one ``Review``.
 
     Findings are merged first, so each one's confidence comes from all its evidence
     (``confidence.assess``), and ``min_confidence`` then applies to that. ``fail_on`` and
-    ``gate_disputed`` are the gate's settings, which the verdict follows (``verdict``).
+    ``count_disputed`` are the gate's settings, which the verdict follows (``verdict``).
     """
     merged = deduplicate(f for r in reports for f in r.findings)
     assessed = [f.model_copy(update={"confidence": assess(f)}) for f in merged]
@@ -242,7 +242,9 @@ def synthesize(
     return Review(
         findings=tuple(findings),
         health_score=health_score(findings),
-        verdict=verdict(findings, state is Outcome.REVIEWED, fail_on, count_disputed=gate_disputed),
+        verdict=verdict(
+            findings, state is Outcome.REVIEWED, fail_on, count_disputed=count_disputed
+        ),
         summary=summarize(
             findings, static_reason, state, reasons, sum(r.preexisting for r in reports)
         ),
