@@ -165,15 +165,9 @@ def test_a_command_built_from_literals_in_both_branches_is_static() -> None:
 
 
 # Python 3.12 lets an f-string reuse its quotes inside; our 3.11 parser cannot read the file.
-NEWER_FSTRING = """\
-    limit = 86
-    if 7 * 42 - limit > 200:
-        chosen = "report.txt"
-    else:
-        chosen = name
-    print(f'{', '.join([chosen])}')
-    return open(chosen).read()  # sink
-"""
+NEWER_FSTRING = DEAD_BRANCH.replace(
+    "    return open", "    print(f'{', '.join([chosen])}')\n    return open"
+)
 
 
 def test_a_file_with_a_python_312_fstring_is_folded_too(tmp_path: Path) -> None:

@@ -214,7 +214,6 @@ def folding_of(source: str) -> Folding | None:
 # ---------------------------------------------------------------------------------------------
 # Which scopes can fold at all
 
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Fields that hold no expression or statement (contexts and operators): not walked.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
 

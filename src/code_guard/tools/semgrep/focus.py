@@ -36,21 +36,23 @@ def emptied_outside(source: str, focus: Collection[int], onto: str | None = None
     """``source`` (or ``onto``, a rewrite of it that kept every line and column) with the body
     of each function outside ``focus`` emptied; None when there is none to empty."""
     counted = set(focus)
-    if all(n in counted or not text.strip() for n, text in enumerate(source.split("\n"), 1)):
+    source_lines = source.split("\n")
+    if all(n in counted or not text.strip() for n, text in enumerate(source_lines, 1)):
         return None  # a new file: every line counts, there is nothing to look for
-    lines = (source if onto is None else onto).split("\n")
+    lines = source_lines if onto is None else onto.split("\n")
     wanted, applied = sorted(counted), False
-    for first, last, body in sorted(_spans(source), key=lambda s: s[2].start, reverse=True):
+    spans = _spans(source, source_lines)
+    for first, last, body in sorted(spans, key=lambda s: s[2].start, reverse=True):
         at = bisect.bisect_left(wanted, first)
         if at == len(wanted) or wanted[at] > last:  # no focus line from first to last
             applied = apply_edit(lines, body) or applied
     return "\n".join(lines) if applied else None
 
 
-def _spans(source: str) -> list[_Span]:
+def _spans(source: str, lines: list[str]) -> list[_Span]:
     tree = parse_python(source)
     if tree is not None:
-        return list(_tree_spans(tree, source.split("\n")))
+        return list(_tree_spans(tree, lines))
     try:
         return _token_spans(source)
     except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError

@@ -113,7 +113,7 @@ class SemgrepTool(Tool):
         return info is not None and info.category in self.categories
 
 
-# The hits of recent (workspace, files, rules) runs, so three agents cost one run.
+# The hits of recent (workspace, files, rules, focus lines) runs, so three agents cost one run.
 _CACHE: RunCache[tuple[str, tuple[str, ...], str, tuple[tuple[int, ...], ...] | None]] = RunCache()
 
 
