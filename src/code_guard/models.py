@@ -80,6 +80,21 @@ class Category(StrEnum):
     OTHER = "other"
 
 
+class Silencing(StrEnum):
+    """A mechanism that held a candidate back instead of reporting it. Each must prove its
+    case against code the pull request's author wrote (docs/detection.md); the review counts
+    what each one silenced, so "why was this not flagged?" always has an answer."""
+
+    GUARD = "guard"  # a check whose failing branch leaves dominates the sink
+    SANITISER = "sanitiser"  # a sanitiser the security model says neutralises the category
+    FOLDING = "folding"  # the code cannot run, or the value is built from literals only
+    KEPT_PROTECTION = "kept-protection"  # the protection still guards the same sink
+    PRE_EXISTING = "pre-existing"  # matched one to one with a result of the base
+    TEST_FILE = "test-file"  # a rule about production behaviour, in a test file
+    SUPPRESSION = "suppression"  # a suppression comment the review honours
+    RULE_DECLINED = "rule-declined"  # the rule's record says this shape is harmless
+
+
 class AgentName(StrEnum):
     """The three review agents."""
 

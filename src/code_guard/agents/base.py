@@ -204,6 +204,8 @@ class Agent(ABC):
         sigs = []
         for hit in hits:
             path = base.real_path(hit.file_path)
+            if hit.silenced:  # held back on the base too: nothing there to excuse
+                continue
             if path in files and hit.line in base.focus.get(path, ()):
                 line = base.line(path, hit.line)
                 sigs.append((path, signature(hit.tool, hit.rule, line, _naming_subject(hit))))

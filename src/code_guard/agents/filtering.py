@@ -37,8 +37,9 @@ Keep = Callable[[ToolHit, str], bool]
 
 
 def is_note(hit: ToolHit) -> bool:
-    """A hit that says an analyser did not read (all of) a file: a note, never a finding."""
-    return hit.rule == NOT_ANALYSED_RULE
+    """A hit that says an analyser did not read (all of) a file, or a candidate a tool
+    proved harmless (``silenced``): a note, never a finding."""
+    return hit.rule == NOT_ANALYSED_RULE or bool(hit.silenced)
 
 
 def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bool:

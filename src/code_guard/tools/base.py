@@ -68,6 +68,10 @@ class ToolHit:
     # The file whose analysis found the hit, when it is reported in another (a flow through a
     # function of another file, reported at its sink there): the base side must read it too.
     found_in: str = ""
+    # The mechanism that proved this candidate harmless (a ``Silencing`` value), with the
+    # proof in ``message``; empty for a live hit. A tool returns what it silenced instead of
+    # dropping it, so the review can count and list it; it never becomes a finding.
+    silenced: str = ""
 
 
 # The rule of a hit that says an analyser skipped a file or gave up on part of it (a timeout,
