@@ -83,8 +83,8 @@ def to_finding(hit: ToolHit, request: ReviewRequest, added_lines_only: bool) -> 
     file = request.change.file(hit.file_path)
     if file is None or (added_lines_only and not file.is_added(hit.line)):
         return None
-    if hit.rule == NOT_ANALYSED_RULE:
-        return None  # a file Bandit skipped: a gap, not a result
+    if hit.rule == NOT_ANALYSED_RULE or hit.silenced:
+        return None  # a file Bandit skipped (a gap), or a call folding proved harmless
     # A rule the catalogue ignores is still a result of Bandit's: it takes the unmapped fallback.
     info = lookup(hit.tool, hit.rule) or UNMAPPED
     lines = request.lines_of(hit.file_path)
