@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from code_guard.agents.filtering import finding_for, honoured_suppression, out_of_scope
+from code_guard.agents.filtering import finding_for, honoured_suppression, judge, out_of_scope
 from code_guard.diff import parse_diff
 from code_guard.knowledge.mapping import lookup
-from code_guard.models import AgentName, Category
+from code_guard.models import REASON_CHARS, AgentName, Category, Finding, Silenced, Silencing
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
@@ -89,3 +89,43 @@ def test_a_rule_declines_the_hits_its_record_says_are_harmless() -> None:
     tests = request(diff.replace("run.py", "tests/test_run.py"))
     quiet = ToolHit("bandit", "B101", "tests/test_run.py", 3, 3, "assert")
     assert finding_for(AgentName.SECURITY, quiet, tests, options, keep_all) is None
+
+
+def test_each_filter_that_silences_on_proof_says_which_and_why() -> None:
+    options = AnalysisOptions()
+
+    def judged(one: ToolHit, diff: str = DIFF) -> Finding | Silenced | None:
+        return judge(AgentName.SECURITY, one, request(diff), options, keep_all)
+
+    quiet = judged(ToolHit("bandit", "B113", "tests/test_load.py", 3, 3, "m"), TEST_DIFF)
+    assert isinstance(quiet, Silenced) and quiet.mechanism is Silencing.TEST_FILE
+    assert (quiet.tool, quiet.rule, quiet.file_path, quiet.line) == (
+        "bandit", "B113", "tests/test_load.py", 3,
+    )
+    # The PR's own `# nosec` on a medium B113 is honoured: silenced, with the comment named.
+    nosec = judged(ToolHit("bandit", "B113", "app/load.py", 2, 2, "no timeout"))
+    assert isinstance(nosec, Silenced) and nosec.mechanism is Silencing.SUPPRESSION
+    assert "`# nosec`" in nosec.reason and "pull request adds" in nosec.reason
+    # ...on a high B506 it is not: a finding, marked, and nothing silenced.
+    assert isinstance(judged(hit(2)), Finding)
+    rated = judged(ToolHit("bandit", "B602", "app/load.py", 3, 3, "m", tool_severity="LOW"))
+    assert isinstance(rated, Silenced) and rated.mechanism is Silencing.RULE_DECLINED
+    assert "LOW" in rated.reason
+    # A filter that is no proof silences nothing: out of scope, the agent's say, a note.
+    assert judged(hit(1)) is None
+    assert judge(AgentName.SECURITY, hit(3), request(), options, lambda h, line: False) is None
+    assert judged(hit(3, NOT_ANALYSED_RULE)) is None
+
+
+def test_a_hit_its_tool_proved_harmless_is_recorded_with_the_tools_proof() -> None:
+    proof = "x" * (REASON_CHARS + 50)
+    proved = ToolHit("python-taint", "taint-sql", "app/load.py", 3, 3, proof, silenced="guard")
+    record = judge(AgentName.SECURITY, proved, request(), AnalysisOptions(), keep_all)
+    assert isinstance(record, Silenced) and record.mechanism is Silencing.GUARD
+    assert len(record.reason) == REASON_CHARS and record.reason.endswith("...")
+    # never a finding, and not counted off the lines the review looks at
+    off = ToolHit("python-taint", "taint-sql", "app/load.py", 1, 1, "p", silenced="guard")
+    assert judge(AgentName.SECURITY, off, request(), AnalysisOptions(), keep_all) is None
+    assert finding_for(AgentName.SECURITY, proved, request(), AnalysisOptions(), keep_all) is None
+    unknown = ToolHit("python-taint", "taint-sql", "app/load.py", 3, 3, "p", silenced="hope")
+    assert judge(AgentName.SECURITY, unknown, request(), AnalysisOptions(), keep_all) is None

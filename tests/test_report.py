@@ -18,9 +18,12 @@ from code_guard.models import (
     Finding,
     Review,
     Severity,
+    Silenced,
+    Silencing,
     SkippedFile,
     Usage,
     Verdict,
+    silenced_counts,
 )
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.report.json import render_json
@@ -420,3 +423,93 @@ def test_markdown_of_many_findings_fits_a_comment() -> None:
     assert text.count("*Why it matters:*") == 25
     assert "…the other 275 findings are explained in their inline comments" in text
     assert "…and 200 more (see the JSON or SARIF output)." in text
+
+
+# --- silenced candidates ----------------------------------------------------------------
+
+HELD = (
+    Silenced(
+        mechanism=Silencing.PRE_EXISTING,
+        tool="bandit",
+        rule="B307",
+        file_path="a.py",
+        line=3,
+        reason="the base already had this bandit B307 result on `return eval(data)`",
+    ),
+    Silenced(
+        mechanism=Silencing.SUPPRESSION,
+        tool="bandit",
+        rule="B113",
+        file_path="a.py",
+        line=7,
+        reason="suppression comment `# nosec` that the pull request adds on the line",
+    ),
+    Silenced(
+        mechanism=Silencing.PRE_EXISTING,
+        tool="ruff",
+        rule="F401",
+        file_path="b.py",
+        line=1,
+        reason="the base already had this ruff F401 result on `import os`",
+    ),
+)
+COUNTED = STATIC_CLEAN.model_copy(update={"silenced": silenced_counts(HELD)})
+LISTED = COUNTED.model_copy(update={"silenced_candidates": HELD})
+
+
+def test_text_counts_silenced_candidates_on_one_line_or_lists_them() -> None:
+    verdict = f"verdict: approve  health: 100/100  No findings. Static analysis only: {NO_MODEL}.\n"
+    counted = "3 candidate(s) silenced on proof (pre-existing 2, suppression 1)"
+    assert render_text(COUNTED) == f"{counted}; --show-silenced lists them\n" + verdict
+    assert render_text(LISTED) == (
+        f"{counted}:\n"
+        "    a.py:3 pre-existing bandit:B307 — the base already had this bandit B307 result on "
+        "`return eval(data)`\n"
+        "    a.py:7 suppression bandit:B113 — suppression comment `# nosec` that the pull "
+        "request adds on the line\n"
+        "    b.py:1 pre-existing ruff:F401 — the base already had this ruff F401 result on "
+        "`import os`\n" + verdict
+    )
+
+
+def test_markdown_counts_silenced_candidates_or_folds_their_list() -> None:
+    counted = "3 candidate(s) silenced on proof (pre-existing 2, suppression 1)"
+    assert f"\n\n<sub>🔕 {counted}; `show-silenced` lists them.</sub>\n\n" in (
+        render_markdown(COUNTED)
+    )
+    assert (
+        f"<details>\n<summary>🔕 {counted}</summary>\n\n"
+        "- <code>b\\.py\\:1</code> pre-existing <code>ruff\\:F401</code> — the base already "
+        "had this ruff F401 result on \\`import os\\`\n\n</details>"
+    ) in render_markdown(LISTED.model_copy(update={"silenced_candidates": HELD[2:]}))
+    assert "🔕" not in render_markdown(STATIC_CLEAN)
+
+
+def test_json_carries_the_counts_and_the_listed_candidates() -> None:
+    data = json.loads(render_json(LISTED))
+    assert data["silenced"] == {
+        "folding": 0, "guard": 0, "kept-protection": 0, "pre-existing": 2,
+        "rule-declined": 0, "sanitiser": 0, "suppression": 1, "test-file": 0,
+    }  # fmt: skip
+    assert [(c["mechanism"], c["file_path"], c["line"]) for c in data["silenced_candidates"]] == [
+        ("pre-existing", "a.py", 3), ("suppression", "a.py", 7), ("pre-existing", "b.py", 1),
+    ]  # fmt: skip
+    assert Review.model_validate_json(render_json(LISTED)) == LISTED
+
+
+def test_sarif_lists_silenced_candidates_as_accepted_suppressions(
+    sarif_validator: Draft4Validator,
+) -> None:
+    assert sarif(COUNTED, sarif_validator)["runs"][0]["results"] == []
+    log = sarif(LISTED, sarif_validator)
+    results = log["runs"][0]["results"]
+    assert [r["suppressions"][0]["kind"] for r in results] == ["external", "inSource", "external"]
+    assert {r["suppressions"][0]["status"] for r in results} == {"accepted"}
+    assert results[1]["suppressions"][0]["justification"] == f"suppression: {HELD[1].reason}"
+    rules = [rule["id"] for rule in log["runs"][0]["tool"]["driver"]["rules"]]
+    assert [rules[r["ruleIndex"]] for r in results] == [r["ruleId"] for r in results]
+    assert [r["ruleId"] for r in results] == [
+        "code-guard/code_injection", "code-guard/other", "code-guard/unused_code",
+    ]  # fmt: skip
+    # never a finding's fingerprint key: a silenced result cannot close a finding's alert
+    assert all(list(r["partialFingerprints"]) == ["codeGuardSilenced/v1"] for r in results)

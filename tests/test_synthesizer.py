@@ -16,10 +16,13 @@ from code_guard.models import (
     Finding,
     Outcome,
     Severity,
+    Silenced,
+    Silencing,
     SkippedFile,
     Usage,
     Verdict,
     at_or_above,
+    silenced_counts,
 )
 from code_guard.synthesizer import deduplicate, health_score, synthesize, verdict
 
@@ -335,3 +338,32 @@ def test_fingerprint_without_anchor_falls_back_to_the_line(make_finding: MakeFin
 def test_finding_rejects_an_inverted_range(make_finding: MakeFinding) -> None:
     with pytest.raises(ValueError, match="line_end must not be before line_start"):
         make_finding(line_start=10, line_end=9)
+
+
+# --- silenced ---------------------------------------------------------------------------
+
+
+def _held(mechanism: Silencing, path: str, line: int) -> Silenced:
+    return Silenced(
+        mechanism=mechanism, tool="bandit", rule="B307", file_path=path, line=line, reason="r"
+    )
+
+
+def test_silenced_counts_sum_over_agents_and_list_by_place() -> None:
+    security = [_held(Silencing.PRE_EXISTING, "b.py", 3), _held(Silencing.FOLDING, "a.py", 9)]
+    style = [_held(Silencing.PRE_EXISTING, "a.py", 2)]
+    reports = [
+        report(agent=AgentName.SECURITY).model_copy(
+            update={"silenced": silenced_counts(security), "silenced_candidates": tuple(security)}
+        ),
+        report(agent=AgentName.STYLE).model_copy(
+            update={"silenced": silenced_counts(style), "silenced_candidates": tuple(style)}
+        ),
+    ]
+    review = synthesize(reports)
+    assert review.silenced[Silencing.PRE_EXISTING] == 2
+    assert review.silenced[Silencing.FOLDING] == 1
+    assert sum(review.silenced.values()) == 3  # every other mechanism present, at 0
+    assert list(review.silenced) == sorted(Silencing, key=lambda m: m.value)
+    places = [(s.file_path, s.line) for s in review.silenced_candidates]
+    assert places == [("a.py", 2), ("a.py", 9), ("b.py", 3)]

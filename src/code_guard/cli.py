@@ -66,6 +66,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="also report issues on changed lines that were there before the change",
     )
     review.add_argument(
+        "--show-silenced",
+        action="store_true",
+        help="list each candidate held back on proof (guard, sanitiser, folding, pre-existing, "
+        "test file, suppression...) with its reason",
+    )
+    review.add_argument(
         "--time-budget",
         type=float,
         metavar="MINUTES",
@@ -158,6 +164,8 @@ def _review(args: argparse.Namespace) -> int:
         extra["all_findings"] = True
     if args.time_budget is not None:
         extra["time_budget"] = args.time_budget
+    if args.show_silenced:
+        extra["show_silenced"] = True
     options = options_from_args(args, config, **extra)
     if not args.root.is_dir():
         raise InputError(f"--root {args.root} is not a directory")

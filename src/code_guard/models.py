@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 
 class Frozen(BaseModel):
@@ -93,6 +93,19 @@ class Silencing(StrEnum):
     TEST_FILE = "test-file"  # a rule about production behaviour, in a test file
     SUPPRESSION = "suppression"  # a suppression comment the review honours
     RULE_DECLINED = "rule-declined"  # the rule's record says this shape is harmless
+
+
+def every_mechanism(counts: dict[Silencing, int]) -> dict[Silencing, int]:
+    """``counts`` with every mechanism present (0 where none silenced), in sorted order, so
+    the JSON output has the same keys in the same order in every review."""
+    return {m: counts.get(m, 0) for m in sorted(Silencing, key=lambda m: m.value)}
+
+
+# How many candidates each mechanism silenced: every ``Silencing`` a key, sorted by name.
+SilencedCounts = Annotated[
+    dict[Silencing, Annotated[int, Field(ge=0)]], AfterValidator(every_mechanism)
+]
+REASON_CHARS = 500
 
 
 class AgentName(StrEnum):
@@ -230,6 +243,27 @@ class Usage(Frozen):
         )
 
 
+class Silenced(Frozen):
+    """A candidate held back on proof instead of reported: the mechanism that silenced it,
+    the tool rule that raised it, where, and the proof (``reason``, bounded by ``clip``).
+    Listed only when the user asks (``show-silenced``); the review always counts them."""
+
+    mechanism: Silencing
+    tool: str
+    rule: str
+    file_path: str = Field(min_length=1)
+    line: LineNumber
+    reason: str = Field(max_length=REASON_CHARS)
+
+
+def silenced_counts(records: Sequence[Silenced]) -> dict[Silencing, int]:
+    """How many of ``records`` each mechanism silenced, every mechanism present."""
+    counts: dict[Silencing, int] = {}
+    for record in records:
+        counts[record.mechanism] = counts.get(record.mechanism, 0) + 1
+    return every_mechanism(counts)
+
+
 class SkippedFile(Frozen):
     """A changed file that was not reviewed, and why (binary, ignored, no patch...).
 
@@ -278,6 +312,10 @@ class AgentReport(Frozen):
     not_analysed: tuple[SkippedFile, ...] = ()
     # Results on lines the change touched that were already there before it (not reported).
     preexisting: int = Field(default=0, ge=0)
+    # Candidates held back on proof, counted per mechanism (``pre-existing`` included), and
+    # each with its proof when the user asked to see them (``show-silenced``).
+    silenced: SilencedCounts = Field(default_factory=dict, validate_default=True)
+    silenced_candidates: tuple[Silenced, ...] = ()
 
 
 class Outcome(StrEnum):
@@ -316,6 +354,10 @@ class Review(Frozen):
     warnings: tuple[str, ...] = ()
     # Issues on changed lines that were there before the change: counted, not reported.
     preexisting: int = Field(default=0, ge=0)
+    # Candidates held back on proof, per mechanism (every one a key, sorted; ``pre-existing``
+    # repeats ``preexisting``), and, when asked for (``show-silenced``), each with its proof.
+    silenced: SilencedCounts = Field(default_factory=dict, validate_default=True)
+    silenced_candidates: tuple[Silenced, ...] = ()
 
     @model_validator(mode="after")
     def _never_complete_with_a_failed_agent(self) -> Review:

@@ -61,6 +61,12 @@ class AnalysisOptions(Frozen):
     min_confidence: float = Field(
         default=0.0, ge=0.0, le=1.0, description="the review drops findings below this"
     )
+    show_silenced: bool = Field(
+        default=False,
+        description="list each candidate held back on proof (a guard, a sanitiser, folding, a "
+        "kept protection, a pre-existing match, the test-file policy, a suppression), with "
+        "the proof; the review always counts them per mechanism",
+    )
     context_lines: int = Field(
         default=20, ge=0, le=200, description="lines around each hunk the agents show the model"
     )
@@ -215,6 +221,7 @@ FLAT_KEYS: dict[str, tuple[str, str]] = {
     "gate_disputed": ("gate", "count_disputed"),
     "time_budget": ("analysis", "time_budget"),
     "on_error": ("gate", "on_error"),
+    "show_silenced": ("analysis", "show_silenced"),
 }
 _FLAT_NAME = {place: key for key, place in FLAT_KEYS.items()}
 _FLAT_ORDER = {key: index for index, key in enumerate(FLAT_KEYS)}

@@ -142,6 +142,10 @@ def redact_review(review: Review) -> Review:
             "summary": clean(review.summary),
             "outcome_reasons": tuple(clean(r) for r in review.outcome_reasons),
             "warnings": tuple(clean(w) for w in review.warnings),
+            # A pre-existing match quotes its code line, which may hold a token.
+            "silenced_candidates": tuple(
+                s.model_copy(update={"reason": clean(s.reason)}) for s in review.silenced_candidates
+            ),
         }
     )
 

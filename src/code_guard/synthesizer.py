@@ -14,6 +14,8 @@ from code_guard.models import (
     Outcome,
     Review,
     Severity,
+    Silenced,
+    Silencing,
     SkippedFile,
     Usage,
     Verdict,
@@ -252,6 +254,8 @@ def synthesize(
         outcome_reasons=reasons,
         warnings=tuple(warnings),
         preexisting=sum(r.preexisting for r in reports),
+        silenced=silenced_total(reports),
+        silenced_candidates=silenced_candidates(reports),
         agents=tuple(r.status for r in reports),
         usage=usage,
         duration_ms=duration_ms,
@@ -261,6 +265,17 @@ def synthesize(
         files_not_reviewed=tuple(files_not_reviewed),
         not_sent_to_model=not_sent_to_model(reports),
     )
+
+
+def silenced_total(reports: Sequence[AgentReport]) -> dict[Silencing, int]:
+    """How many candidates each mechanism held back, over every agent."""
+    return {m: sum(r.silenced.get(m, 0) for r in reports) for m in Silencing}
+
+
+def silenced_candidates(reports: Sequence[AgentReport]) -> tuple[Silenced, ...]:
+    """Every agent's silenced candidates (listed when asked for), in the order of place."""
+    records = (s for r in reports for s in r.silenced_candidates)
+    return tuple(sorted(records, key=lambda s: (s.file_path, s.line, s.mechanism, s.tool, s.rule)))
 
 
 def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:

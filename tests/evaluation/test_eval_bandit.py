@@ -118,6 +118,21 @@ def test_a_file_bandit_skips_is_no_finding_of_bandit_alone() -> None:
     assert review_with_bandit(request, AnalysisOptions()).findings == ()
 
 
+def test_a_data_call_folding_proved_harmless_is_no_finding_of_bandit_alone() -> None:
+    # Bandit's tool returns the folded eval marked silenced (so the review can count it);
+    # Bandit alone, as before, reports only the eval of outside data.
+    text = (
+        "def run(text):\n    limit = 86\n    if 7 * 42 - limit > 200:\n        code = '1'\n"
+        "    else:\n        code = text\n    return eval(code)\n\n\n"
+        "def other(text):\n    return eval(text)\n"
+    )
+    request = ReviewRequest(
+        change=parse_diff(new_file_diff("calc.py", text)), contents={"calc.py": text}
+    )
+    found = review_with_bandit(request, AnalysisOptions()).findings
+    assert [(f.line_start, f.sources) for f in found] == [(11, ("bandit:B307",))]
+
+
 def test_only_results_on_added_lines_are_kept(tmp_path: Path) -> None:
     # yaml.load was already in the file (a context line); the change adds only os.system.
     before = "import os\nimport yaml\n\n\ndef load(text):\n    return yaml.load(text)\n"

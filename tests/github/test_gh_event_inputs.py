@@ -147,9 +147,22 @@ def test_inline_confidence_comes_from_the_input_or_the_config_file(tmp_path: Pat
     assert inline(both) == 0.5
 
 
+def test_show_silenced_comes_from_the_input_or_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "guard.yml").write_text("show-silenced: true\n", encoding="utf-8")
+
+    def shown(environ: dict[str, str]) -> bool:
+        return build_review_options(read_inputs(environ), tmp_path).analysis.show_silenced
+
+    assert not shown({}) and not shown({"INPUT_SHOW-SILENCED": ""})
+    assert shown({"INPUT_SHOW-SILENCED": "true"})
+    assert shown({"INPUT_CONFIG": "guard.yml"})
+    assert not shown({"INPUT_CONFIG": "guard.yml", "INPUT_SHOW-SILENCED": "false"})
+
+
 @pytest.mark.parametrize(
     ("environ", "message"),
     [
+        ({"INPUT_SHOW-SILENCED": "maybe"}, "invalid show-silenced: Input should be a valid bool"),
         ({"INPUT_TIME-BUDGET": "0"}, "invalid time-budget: Input should be greater than 0"),
         ({"INPUT_MAX-TOKENS": "many"}, "invalid max-tokens: Input should be a valid integer"),
         ({"INPUT_ON-ERROR": "panic"}, "invalid on-error: String should match pattern"),

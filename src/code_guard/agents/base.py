@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
-from code_guard.agents.filtering import finding_for
+from code_guard.agents.filtering import judge, silenced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_finding, resolve_file
 from code_guard.baseline import BaseSide, PreExisting, Signature, named, naming_styles, signature
@@ -37,9 +37,12 @@ from code_guard.models import (
     AgentStatus,
     Category,
     Finding,
+    Silenced,
+    Silencing,
     SkippedFile,
     Usage,
     clip,
+    silenced_counts,
 )
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
@@ -95,7 +98,7 @@ class Agent(ABC):
         """Review the change; never raises for tool or model failures."""
         started = time.perf_counter()
         tools = self.tools()
-        candidates, errors, unparsed, gaps, preexisting = await self._run_tools(ctx, tools)
+        candidates, errors, unparsed, gaps, held = await self._run_tools(ctx, tools)
         notes: list[str] = []
         findings, usage = candidates, Usage()
         not_sent: tuple[SkippedFile, ...] = ()
@@ -125,17 +128,21 @@ class Agent(ABC):
             findings=tuple(findings),
             unparsed=unparsed,
             not_analysed=gaps,
-            preexisting=preexisting,
+            preexisting=sum(s.mechanism is Silencing.PRE_EXISTING for s in held),
+            silenced=silenced_counts(held),
+            silenced_candidates=tuple(held) if ctx.options.show_silenced else (),
         )
 
     async def _run_tools(
         self, ctx: AgentContext, tools: Sequence[Tool]
-    ) -> tuple[list[Finding], list[str], tuple[str, ...], tuple[SkippedFile, ...], int]:
+    ) -> tuple[
+        list[Finding], list[str], tuple[str, ...], tuple[SkippedFile, ...], list[Silenced]
+    ]:
         """Run every tool on the change (and on the base of its modified files); return the
         findings the change introduces, the tools' errors, the files some tool could not
         parse and those a tool skipped or gave up on, with why (findings there may be
-        missing: the review is partial), and how many results the change only kept from
-        before (not reported unless ``all_findings``)."""
+        missing: the review is partial), and the candidates held back on proof: by a filter,
+        or as results the change only kept from before (not reported unless ``all_findings``)."""
         results = await asyncio.gather(
             *(in_tool_thread(self._run_tool, tool, ctx) for tool in tools)
         )
@@ -149,10 +156,9 @@ class Agent(ABC):
             for h in hits
             if h.rule == NOT_ANALYSED_RULE
         }
-        found = [
-            [(hit, f) for hit in hits if (f := self._finding(hit, ctx)) is not None]
-            for hits, _ in results
-        ]
+        judged = [[(hit, self._finding(hit, ctx)) for hit in hits] for hits, _ in results]
+        found = [[(hit, f) for hit, f in pairs if isinstance(f, Finding)] for pairs in judged]
+        held = [s for pairs in judged for _, s in pairs if isinstance(s, Silenced)]
         # The base is read only where it can change the answer: by a tool that found something
         # in a modified file, and only in those files. A clean change costs nothing more.
         base_results = await asyncio.gather(
@@ -165,17 +171,16 @@ class Agent(ABC):
         before = PreExisting(sig for sigs in base_results for _, sig in sigs)
         styles = naming_styles(result for sigs in base_results for result in sigs)
         findings: list[Finding] = []
-        kept = 0
         for pairs in found:
             for hit, finding in pairs:
                 name = _naming_subject(hit)
                 if before.claim(signature(hit.tool, hit.rule, finding.anchor_text, name)) or (
                     name is not None and (hit.file_path, hit.tool, hit.rule) in styles
                 ):
-                    kept += 1
+                    held.append(_kept_from_base(hit, finding, name))
                 else:
                     findings.append(finding)
-        return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), kept
+        return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), held
 
     def _run_base(
         self, tool: Tool, ctx: AgentContext, paths: set[str]
@@ -230,9 +235,10 @@ class Agent(ABC):
             return [], f"{tool.name} failed: {exc}"
         return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
 
-    def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
-        """The finding for ``hit``, through the named filters of ``agents/filtering.py``."""
-        return finding_for(self.name, hit, ctx.request, ctx.options, self.keep)
+    def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | Silenced | None:
+        """The finding for ``hit``, through the named filters of ``agents/filtering.py``, or
+        the record of the filter that held it back on proof."""
+        return judge(self.name, hit, ctx.request, ctx.options, self.keep)
 
     def keep(self, hit: ToolHit, line: str) -> bool:
         """Whether a mapped tool hit on ``line`` is worth reporting; agents refine this."""
@@ -399,6 +405,16 @@ def _naming_subject(hit: ToolHit) -> str | None:
     if info is None or info.category is not Category.NAMING:
         return None
     return named(hit.message)
+
+
+def _kept_from_base(hit: ToolHit, finding: Finding, name: str | None) -> Silenced:
+    """The record of a result the change only kept: the base had the same one (the same
+    code, or the same name), or the file already named things this way before."""
+    if name is None:
+        why = f"the base already had this {hit.tool} {hit.rule} result on `{finding.anchor_text}`"
+    else:
+        why = f"the file already had {hit.tool} {hit.rule} results before the change (`{name}`)"
+    return silenced(Silencing.PRE_EXISTING, hit, why)
 
 
 def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:

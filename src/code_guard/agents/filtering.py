@@ -4,7 +4,9 @@ An agent maps a hit to its rule's record in the catalogue, then asks, in turn: i
 rather than a finding, is it in the review's scope, is its rule quiet in this kind of file,
 does its rule decline this hit, does the agent want it, and is it suppressed in a way the
 review honours. What survives becomes a finding, with a rewrite of its one line where the fix
-is certain.
+is certain. A candidate held back on proof (a tool's own ``silenced`` hit, the test-file
+policy, the rule's record, an honoured suppression) becomes a ``Silenced`` record with the
+proof, so the review can count it and say why it was not flagged.
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ from code_guard.knowledge.suppressions import suppression
 from code_guard.models import (
     FIX_CHARS,
     MARK_CHARS,
+    REASON_CHARS,
     TEXT_CHARS,
     TITLE_CHARS,
     AgentName,
     Finding,
     Severity,
+    Silenced,
+    Silencing,
     clip,
 )
 from code_guard.options import AnalysisOptions
@@ -55,12 +60,15 @@ def quiet_here(hit: ToolHit, info: RuleRecord) -> bool:
     return info.quiet_in_tests and is_test_path(hit.file_path)
 
 
-def declined_by_rule(hit: ToolHit, info: RuleRecord, line: str) -> bool:
-    """A hit its rule's record says is no finding: one the analyser itself rates as harmless
-    (``ignore_when_rated``), or on a line of the harmless shape (``ignore_line``)."""
+def declined_by_rule(hit: ToolHit, info: RuleRecord, line: str) -> str | None:
+    """Why the hit's rule record says it is no finding, or None when it does not: one the
+    analyser itself rates as harmless (``ignore_when_rated``), or on a line of the harmless
+    shape (``ignore_line``)."""
     if hit.tool_severity and hit.tool_severity in info.ignore_when_rated:
-        return True
-    return info.ignore_line is not None and re.fullmatch(info.ignore_line, line) is not None
+        return f"{hit.tool} rates it {hit.tool_severity}, a rating the rule's record ignores"
+    if info.ignore_line is not None and re.fullmatch(info.ignore_line, line) is not None:
+        return f"the line has the shape the rule's record calls harmless ({info.ignore_line})"
+    return None
 
 
 def honoured_suppression(
@@ -86,21 +94,38 @@ def finding_for(
     agent: AgentName, hit: ToolHit, request: ReviewRequest, options: AnalysisOptions, keep: Keep
 ) -> Finding | None:
     """The finding ``agent`` reports for ``hit``, or None when a filter drops it."""
-    if is_note(hit):
+    judged = judge(agent, hit, request, options, keep)
+    return judged if isinstance(judged, Finding) else None
+
+
+def judge(
+    agent: AgentName, hit: ToolHit, request: ReviewRequest, options: AnalysisOptions, keep: Keep
+) -> Finding | Silenced | None:
+    """The finding ``agent`` reports for ``hit``; or, when a filter holds it back on proof,
+    the record of that; or None when it is no candidate at all (a note about a file, a rule
+    the catalogue does not map, a line out of the review's scope, a hit the agent declines)."""
+    if hit.rule == NOT_ANALYSED_RULE:
         return None
-    info = lookup(hit.tool, hit.rule)
     file = request.change.file(hit.file_path)
-    if info is None or file is None:
+    if hit.silenced:  # proved harmless by its tool: counted where the review looks, never found
+        in_scope = file is not None and not out_of_scope(hit, file, options)
+        return silenced_by_tool(hit) if in_scope else None
+    info = lookup(hit.tool, hit.rule)
+    if info is None or file is None or out_of_scope(hit, file, options):
         return None
-    if out_of_scope(hit, file, options) or quiet_here(hit, info):
-        return None
+    if quiet_here(hit, info):
+        why = "a rule about production behaviour, quiet in a test file"
+        return silenced(Silencing.TEST_FILE, hit, why)
     lines = request.lines_of(hit.file_path)
     anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
-    if declined_by_rule(hit, info, anchor) or not keep(hit, anchor):
+    declined = declined_by_rule(hit, info, anchor)
+    if declined is not None:
+        return silenced(Silencing.RULE_DECLINED, hit, declined)
+    if not keep(hit, anchor):
         return None
     suppressed = suppression(hit.tool, anchor)
     if honoured_suppression(suppressed, hit, info, file, options):
-        return None
+        return silenced(Silencing.SUPPRESSION, hit, _suppression_reason(suppressed, hit, file))
     # A deterministic rewrite is for exactly the one flagged line, never a wider range.
     fix = rewrite(info, anchor) if hit.end_line <= hit.line else None
     return hit_finding(
@@ -112,6 +137,35 @@ def finding_for(
         fix_lines=(hit.line, hit.line) if fix is not None else None,
         suppressed_in_pr=suppressed,
     )
+
+
+def silenced(mechanism: Silencing, hit: ToolHit, reason: str) -> Silenced:
+    """The record of ``hit`` held back by ``mechanism``, with the proof ``reason``."""
+    return Silenced(
+        mechanism=mechanism,
+        tool=hit.tool,
+        rule=hit.rule,
+        file_path=hit.file_path,
+        line=max(hit.line, 1),
+        reason=clip(" ".join(reason.split()), REASON_CHARS),
+    )
+
+
+def silenced_by_tool(hit: ToolHit) -> Silenced | None:
+    """The record of a hit its tool proved harmless, the tool's proof (its message) as the
+    reason; None for a mechanism this version does not know (the hit is still no finding)."""
+    try:
+        mechanism = Silencing(hit.silenced)
+    except ValueError:
+        return None
+    return silenced(mechanism, hit, hit.message)
+
+
+def _suppression_reason(comment: str | None, hit: ToolHit, file: FileChange) -> str:
+    """Whose suppression comment silenced ``hit``: the project's own, or one the pull request
+    added that the review honours."""
+    whose = "the pull request adds" if file.is_added(hit.line) else "the project already had"
+    return f"suppression comment `{comment}` that {whose} on the line"
 
 
 def hit_finding(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from code_guard.agents.filtering import hit_finding
+from code_guard.agents.filtering import hit_finding, is_note
 from code_guard.engine import select_files
 from code_guard.errors import ToolError
 from code_guard.knowledge.mapping import UNMAPPED, lookup
@@ -25,7 +25,7 @@ from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
 from code_guard.synthesizer import health_score, verdict
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit, in_tool_thread
+from code_guard.tools.base import ToolHit, in_tool_thread
 from code_guard.workspace import materialize
 
 # The mode recorded in results.json (as the static-only reason) and shown in the report.
@@ -83,8 +83,8 @@ def to_finding(hit: ToolHit, request: ReviewRequest, added_lines_only: bool) -> 
     file = request.change.file(hit.file_path)
     if file is None or (added_lines_only and not file.is_added(hit.line)):
         return None
-    if hit.rule == NOT_ANALYSED_RULE:
-        return None  # a file Bandit skipped: a gap, not a result
+    if is_note(hit):
+        return None  # a file Bandit skipped (a gap), or a call folding proved harmless
     # A rule the catalogue ignores is still a result of Bandit's: it takes the unmapped fallback.
     info = lookup(hit.tool, hit.rule) or UNMAPPED
     lines = request.lines_of(hit.file_path)

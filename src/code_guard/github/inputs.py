@@ -43,6 +43,7 @@ class ActionInputs(Frozen):
     paths_ignore: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     inline_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    show_silenced: str = ""
     config: str = ""
     dataset: str = ""
     min_f1: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -78,6 +79,7 @@ class ActionInputs(Frozen):
             "min_confidence": self.min_confidence,
             "inline_confidence": self.inline_confidence,
             "paths_ignore": self.ignore_globs(),
+            "show_silenced": self.show_silenced.strip(),
         }
         return {key: value for key, value in values.items() if value not in ("", None, ())}
 

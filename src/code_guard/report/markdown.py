@@ -17,12 +17,16 @@ from urllib.parse import quote
 from code_guard.knowledge.explanations import explain, rule_of
 from code_guard.models import Finding, Outcome, Review, Severity, Verdict
 from code_guard.report.plain import code_span, plain, plain_line
+from code_guard.report.silenced import SHOW_SILENCED, count_line
 
 _VERDICT = {
     Verdict.APPROVE: "✅ Approve",
     Verdict.COMMENT: "💬 Comment",
     Verdict.REQUEST_CHANGES: "⛔ Request changes",
 }
+# Silenced candidates listed in the summary comment; each line is at most about 700 characters,
+# so the list stays a small part of GitHub's 65,536-character limit.
+SILENCED_LIMIT = 50
 # Explanations run to about 600 characters each; this many keep the summary comment well inside
 # GitHub's 65,536-character limit even with the findings list at its cap (when one is set).
 DETAILS_LIMIT = 25
@@ -130,6 +134,28 @@ def agents_table(review: Review) -> str:
     return head + "\n".join(rows)
 
 
+def silenced_section(review: Review) -> str:
+    """The candidates held back on proof: a count per mechanism, folded over the list of them
+    with each one's proof when the review carries it (``show-silenced``); empty when none."""
+    # The count line is ours (numbers and mechanism names); each reason quotes the pull
+    # request or its tools, so it goes through ``plain_line``.
+    counted = count_line(review)
+    if counted is None:
+        return ""
+    records = review.silenced_candidates
+    if not records:
+        return f"<sub>🔕 {counted}; `{SHOW_SILENCED}` lists them.</sub>"
+    shown = records[:SILENCED_LIMIT]
+    lines = [
+        f"- {code_span(f'{r.file_path}:{r.line}')} {r.mechanism.value} "
+        f"{code_span(f'{r.tool}:{r.rule}')} — {plain_line(r.reason)}"
+        for r in shown
+    ]
+    if len(records) > len(shown):
+        lines.append(f"- …and {len(records) - len(shown)} more (see the JSON output).")
+    return folded(f"🔕 {counted}", "\n".join(lines))
+
+
 def folded(summary: str, body: str) -> str:
     """A ``<details>`` block; the blank lines let GitHub render the markdown inside."""
     return f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>"
@@ -186,6 +212,9 @@ def render_markdown(review: Review, *, limit: int | None = 100, blob_base: str =
             "#### Not sent to the model\n\nStatic analysis reviewed these; the model did not.\n\n"
             + unsent
         )
+    silenced = silenced_section(review)
+    if silenced:
+        parts.append(silenced)
     usage = review.usage
     cost = (
         f"{len(review.files_reviewed)} file(s) reviewed in {review.duration_ms} ms · "

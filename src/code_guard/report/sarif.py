@@ -7,16 +7,25 @@ tool rule behind its findings (why, fix, link: the same texts the other outputs 
 rule ids stay one per category so existing alerts keep their rule. Results carry our stable
 fingerprint in ``partialFingerprints`` so an alert follows its finding across commits, and
 their own rule's why, fix and link in ``properties``.
+
+Candidates held back on proof go out only when the review lists them (``show-silenced``), as
+results with an accepted ``suppressions`` entry (SARIF 2.1.0 §3.35) whose justification is
+the proof: ``inSource`` for a suppression comment, ``external`` for every other mechanism.
+Code scanning shows such a result as a closed alert, so "why was this not flagged?" has its
+answer there too without opening an alert. They carry their own fingerprint key, never a
+finding's, so a silenced result cannot close the alert of a finding.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 from code_guard import __version__
 from code_guard.knowledge.explanations import explain, explain_category, rule_of
-from code_guard.models import AgentName, Category, Finding, Review, Severity
+from code_guard.knowledge.mapping import lookup
+from code_guard.models import AgentName, Category, Finding, Review, Severity, Silenced, Silencing
 from code_guard.sanitize import redact_json
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -128,9 +137,52 @@ def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
     }
 
 
+def _silenced_category(record: Silenced) -> tuple[Category, Severity]:
+    """The category and severity the silenced candidate's rule would have reported."""
+    info = lookup(record.tool, record.rule)
+    return (info.category, info.severity) if info is not None else (Category.OTHER, Severity.INFO)
+
+
+def _silenced_result(record: Silenced, index: dict[Category, int]) -> dict[str, Any]:
+    """A silenced candidate as a suppressed result, its proof as the justification."""
+    category, severity = _silenced_category(record)
+    source = f"{record.tool}:{record.rule}"
+    key = "\0".join((record.file_path, source, record.mechanism.value, str(record.line)))
+    kind = "inSource" if record.mechanism is Silencing.SUPPRESSION else "external"
+    return {
+        "ruleId": rule_id(category),
+        "ruleIndex": index[category],
+        "level": _LEVEL[severity],
+        "message": {"text": f"{source} silenced ({record.mechanism.value}): {record.reason}"},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": record.file_path, "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": record.line},
+                }
+            }
+        ],
+        "partialFingerprints": {
+            "codeGuardSilenced/v1": hashlib.sha256(key.encode()).hexdigest()[:16]
+        },
+        "suppressions": [
+            {
+                "kind": kind,
+                "status": "accepted",
+                "justification": f"{record.mechanism.value}: {record.reason}",
+            }
+        ],
+        "properties": {"mechanism": record.mechanism.value, "sources": [source]},
+    }
+
+
 def to_sarif(review: Review) -> dict[str, Any]:
     """Build the SARIF log as a dict."""
-    categories = sorted({f.category for f in review.findings}, key=lambda c: c.value)
+    silenced = review.silenced_candidates
+    categories = sorted(
+        {f.category for f in review.findings} | {_silenced_category(r)[0] for r in silenced},
+        key=lambda c: c.value,
+    )
     index = {c: i for i, c in enumerate(categories)}
     notifications = [
         {"level": "error", "message": {"text": f"review {review.outcome.value}: {reason}"}}
@@ -158,13 +210,15 @@ def to_sarif(review: Review) -> dict[str, Any]:
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": [_result(f, index) for f in review.findings],
+                "results": [_result(f, index) for f in review.findings]
+                + [_silenced_result(r, index) for r in silenced],
                 "properties": {
                     "verdict": review.verdict.value,
                     "healthScore": review.health_score,
                     "staticOnly": review.static_only,
                     "staticOnlyReason": review.static_only_reason,
                     "outcome": review.outcome.value,
+                    "silenced": {m.value: n for m, n in review.silenced.items()},
                     "notSentToModel": [
                         {"path": s.path, "reason": s.reason} for s in review.not_sent_to_model
                     ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from code_guard.knowledge.explanations import explain
 from code_guard.models import Finding, Review
+from code_guard.report.silenced import SHOW_SILENCED, count_line, record_line
 
 
 def render_text(review: Review) -> str:
@@ -12,6 +13,8 @@ def render_text(review: Review) -> str:
 
     A review that is not complete says so on one line per reason (``partial: …`` or
     ``failed: …``) and in the footer's ``outcome``; skipped files are listed either way.
+    Candidates held back on proof are counted on one line, or listed, each with its proof,
+    when the review carries them (``--show-silenced``).
     """
     lines = [f"warning: {w}" for w in review.warnings]
     lines += [line for f in review.findings for line in _finding_lines(f)]
@@ -20,6 +23,7 @@ def render_text(review: Review) -> str:
         f"not reviewed: {s.path} ({s.reason})" for s in review.files_not_reviewed if s.deliberate
     )
     lines.extend(f"not sent to the model: {s.path} ({s.reason})" for s in review.not_sent_to_model)
+    lines.extend(_silenced_lines(review))
     outcome = "" if review.complete else f"  outcome: {review.outcome.value}"
     lines.append(
         f"verdict: {review.verdict.value}{outcome}  health: {review.health_score}/100  "
@@ -47,3 +51,13 @@ def _finding_lines(finding: Finding) -> list[str]:
         *(f"         {line}" for line in fix_lines[1:]),
         f"    see: {why.url}",
     ]
+
+
+def _silenced_lines(review: Review) -> list[str]:
+    """The count of candidates silenced on proof, then each one when the review lists them."""
+    counted = count_line(review)
+    if counted is None:
+        return []
+    if not review.silenced_candidates:
+        return [f"{counted}; --{SHOW_SILENCED} lists them"]
+    return [f"{counted}:", *(f"    {record_line(r)}" for r in review.silenced_candidates)]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from code_guard.errors import ToolError
+from code_guard.models import Silencing
+from code_guard.python_parse import parse_python
 from code_guard.tools.base import Tool, ToolHit, is_python, not_analysed
 from code_guard.tools.python.constants import folding_of
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
@@ -51,8 +55,19 @@ def _bandit(workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         for entry in _list(answer.get("skipped"))
         if isinstance(entry, list) and len(entry) == 2
     ]
-    kept = [r for r in results if isinstance(r, dict) and not _on_literal_data(workspace, r)]
-    return skipped + [_hit(r) for r in kept]
+    hits = [_judged(workspace, r) for r in results if isinstance(r, dict)]
+    return skipped + hits
+
+
+def _judged(workspace: Path, result: dict[str, object]) -> ToolHit:
+    """The hit of ``result``, marked silenced by folding (with the proof) when its call runs
+    only data built from literals (``_on_literal_data``): counted, never a finding."""
+    hit = _hit(result)
+    argument = _on_literal_data(workspace, result)
+    if argument is None:
+        return hit
+    proof = f"first argument `{argument}` holds a value built from literals only (constant folding)"
+    return replace(hit, silenced=Silencing.FOLDING.value, message=proof)
 
 
 # Bandit's tests of a call whose danger is its first argument, the data it runs, loads or
@@ -64,21 +79,39 @@ _DATA_RULES = frozenset(
 )
 
 
-def _on_literal_data(workspace: Path, result: dict[str, object]) -> bool:
-    """Whether ``result`` is one of ``_DATA_RULES`` on a call whose first argument is a
-    variable that constant folding (``tools/python/constants.py``) shows holds a value built
-    from literals only. A literal written in the call keeps its result: the rule is about
-    that use of the API, and its advice (``safe_load``, ``literal_eval``) still holds."""
+def _on_literal_data(workspace: Path, result: dict[str, object]) -> str | None:
+    """The name of the variable ``result``'s call takes as its first argument, when the call
+    is one of ``_DATA_RULES`` and constant folding (``tools/python/constants.py``) shows that
+    variable holds a value built from literals only; else None. A literal written in the call
+    keeps its result: the rule is about that use of the API, and its advice (``safe_load``,
+    ``literal_eval``) still holds."""
     if result.get("test_id") not in _DATA_RULES:
-        return False
+        return None
     try:
         line, col = int(str(result["line_number"])), int(str(result.get("col_offset")))
         path = workspace / str(result["filename"])
         source = path.read_text(encoding="utf-8", errors="replace")
     except (KeyError, ValueError, OSError):
-        return False
+        return None
     folding = folding_of(source)
-    return folding is not None and folding.static_first_argument(line, col)
+    if folding is None or not folding.static_first_argument(line, col):
+        return None
+    return _first_argument(source, line, col)
+
+
+def _first_argument(source: str, line: int, col: int) -> str:
+    """The variable the call at ``line``/``col`` passes first (folding only marks calls whose
+    first argument is a name), from the tree folding read."""
+    tree = parse_python(source)
+    for node in ast.walk(tree) if tree is not None else ():
+        if (
+            isinstance(node, ast.Call)
+            and (node.lineno, node.col_offset) == (line, col)
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+        ):
+            return node.args[0].id
+    return "?"
 
 
 def _list(value: object) -> list[object]:

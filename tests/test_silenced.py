@@ -1,0 +1,199 @@
+"""What a review held back on proof, end to end through ``code-guard review``: each mechanism
+counted in the JSON, each candidate listed with its proof under ``--show-silenced`` (text,
+markdown, JSON), and sent to SARIF as a suppressed result that still validates.
+
+One pull request plants one candidate per mechanism: an ``eval`` the change only re-indents
+(pre-existing), a call without a timeout in a test file (test-file policy, Bandit's B113 and
+B101), a medium B113 the pull request marks ``# nosec`` (an honoured suppression), and an
+``eval`` of a variable folding proves holds a literal (folding). Beside them, an adversarial
+look-alike: a high ``eval(input())`` the pull request marks ``# nosec`` is still reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
+
+from code_guard.cli import main
+from code_guard.models import Review, Silencing
+from code_guard.report.plain import code_span
+
+SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
+OLD_RUN = "def run(data):\n    return eval(data)\n\n\ndef other():\n    return 1\n"
+FOLDED = """\
+def run(text):
+    limit = 86
+    if 7 * 42 - limit > 200:
+        code = "1 + 1"
+    else:
+        code = text
+    return eval(code)
+"""
+IMPORT = "import requests\n\n\n"
+FILES = {
+    # path: (base text, or "" for a new file; head text)
+    "app/run.py": (OLD_RUN, OLD_RUN.replace("return eval", "if data:\n        return eval")),
+    "app/calc.py": ("", FOLDED),
+    "app/fetch.py": ("", f"{IMPORT}def fetch(url):\n    return requests.get(url)  # nosec\n"),
+    "app/evil.py": ("", "def run():\n    return eval(input())  # nosec\n"),
+    "tests/test_fetch.py": (
+        "",
+        f'{IMPORT}def test_fetch():\n    assert requests.get("http://localhost")\n',
+    ),
+}
+# (mechanism, source, place) of every candidate the pull request above has silenced.
+EXPECTED = {
+    ("pre-existing", "bandit:B307", "app/run.py:3"),
+    ("folding", "bandit:B307", "app/calc.py:7"),
+    ("suppression", "bandit:B113", "app/fetch.py:5"),
+    ("test-file", "bandit:B113", "tests/test_fetch.py:5"),
+    ("test-file", "bandit:B101", "tests/test_fetch.py:5"),
+}
+COUNT_LINE = (
+    "5 candidate(s) silenced on proof (test-file 2, folding 1, pre-existing 1, suppression 1)"
+)
+
+
+def _diff(root: Path) -> Path:
+    """Write the head files under ``root`` and the pull request's diff beside them."""
+    text = ""
+    for path, (old, new) in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(new, encoding="utf-8")
+        before = f"a/{path}" if old else "/dev/null"
+        hunks = difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), before, f"b/{path}"
+        )
+        text += f"diff --git a/{path} b/{path}\n" + ("" if old else "new file mode 100644\n")
+        text += "".join(hunks)
+    diff = root / "change.diff"
+    diff.write_text(text, encoding="utf-8")
+    return diff
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The review's output in every format, without and with ``--show-silenced``: one run
+    each, shared by the tests (a review runs every analyser)."""
+    root = tmp_path_factory.mktemp("pr")
+    diff = _diff(root)
+    out: dict[str, str] = {}
+    for fmt in ("text", "json", "markdown", "sarif"):
+        for shown in (False, True):
+            name = f"{fmt}{'-shown' if shown else ''}"
+            target = root / f"{name}.out"
+            flags = ["--show-silenced"] if shown else []
+            argv = ["review", str(diff), "--root", str(root), "--format", fmt, "-q"]
+            assert main([*argv, "--output", str(target), *flags]) == 0
+            out[name] = target.read_text(encoding="utf-8")
+    return out
+
+
+def _places(review: Review) -> set[tuple[str, str, str]]:
+    return {
+        (s.mechanism.value, f"{s.tool}:{s.rule}", f"{s.file_path}:{s.line}")
+        for s in review.silenced_candidates
+    }
+
+
+def test_json_counts_each_mechanism_and_lists_nothing_by_default(
+    outputs: dict[str, str],
+) -> None:
+    data = json.loads(outputs["json"])
+    assert list(data["silenced"]) == sorted(m.value for m in Silencing)  # stable keys
+    expected = Counter(mechanism for mechanism, _, _ in EXPECTED)
+    assert data["silenced"] == {m.value: expected[m.value] for m in Silencing}
+    assert data["preexisting"] == data["silenced"]["pre-existing"] == 1
+    assert data["silenced_candidates"] == []
+    # the high eval the pull request marks `# nosec` is not silenced: it stays a finding
+    review = Review.model_validate_json(outputs["json"])
+    assert [(f.file_path, f.line_start, f.suppressed_in_pr) for f in review.findings] == [
+        ("app/evil.py", 2, "# nosec")
+    ]
+
+
+def test_show_silenced_lists_each_candidate_with_its_proof(outputs: dict[str, str]) -> None:
+    review = Review.model_validate_json(outputs["json-shown"])
+    assert _places(review) == EXPECTED
+    assert len(review.silenced_candidates) == len(EXPECTED)
+    counted = Counter(s.mechanism for s in review.silenced_candidates)
+    assert review.silenced == {m: counted[m] for m in Silencing}
+    reason = {(s.mechanism, s.file_path): s.reason for s in review.silenced_candidates}
+    assert reason[Silencing.FOLDING, "app/calc.py"] == (
+        "first argument `code` holds a value built from literals only (constant folding)"
+    )
+    assert "`# nosec`" in reason[Silencing.SUPPRESSION, "app/fetch.py"]
+    assert "pull request adds" in reason[Silencing.SUPPRESSION, "app/fetch.py"]
+    assert "`return eval(data)`" in reason[Silencing.PRE_EXISTING, "app/run.py"]
+    assert "test file" in reason[Silencing.TEST_FILE, "tests/test_fetch.py"]
+    # the findings are the same whether or not the silenced candidates are listed
+    default = Review.model_validate_json(outputs["json"])
+    assert review.findings == default.findings
+
+
+def test_text_counts_on_one_line_by_default_and_lists_on_request(
+    outputs: dict[str, str],
+) -> None:
+    default, shown = outputs["text"].splitlines(), outputs["text-shown"].splitlines()
+    assert f"{COUNT_LINE}; --show-silenced lists them" in default
+    start = shown.index(f"{COUNT_LINE}:")
+    listed = shown[start + 1 : start + 1 + len(EXPECTED)]
+    assert all(line.startswith("    ") and " — " in line for line in listed)
+    assert "    app/calc.py:7 folding bandit:B307 — first argument `code` holds a value" in (
+        "\n".join(listed)
+    )
+    # apart from the silenced lines, the output is the same
+    assert [x for x in shown if x not in listed and x != f"{COUNT_LINE}:"] == [
+        x for x in default if not x.startswith(COUNT_LINE)
+    ]
+
+
+def test_markdown_folds_the_list_and_otherwise_counts(outputs: dict[str, str]) -> None:
+    default, shown = outputs["markdown"], outputs["markdown-shown"]
+    assert "🔕 5 candidate(s) silenced on proof" in default
+    place, source = code_span("app/calc.py:7"), code_span("bandit:B307")
+    assert "`show-silenced` lists them" in default and place not in default
+    details = shown.split("<summary>🔕 5 candidate(s) silenced on proof", 1)[1]
+    details = details.split("</details>", 1)[0]
+    assert details.count("\n- ") == len(EXPECTED)
+    assert f"- {place} folding {source} — first argument" in details
+
+
+def _results(log: dict[str, Any]) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = log["runs"][0]["results"]
+    return results
+
+
+def test_sarif_sends_silenced_candidates_as_suppressed_results_only_on_request(
+    outputs: dict[str, str],
+) -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    default, shown = json.loads(outputs["sarif"]), json.loads(outputs["sarif-shown"])
+    for log in (default, shown):
+        assert list(Draft4Validator(schema).iter_errors(log)) == []
+    assert all("suppressions" not in r for r in _results(default))
+    assert default["runs"][0]["properties"]["silenced"]["folding"] == 1
+    suppressed = [r for r in _results(shown) if "suppressions" in r]
+    assert len(suppressed) == len(EXPECTED)
+    # the live results are the same ones, in the same order
+    assert [r for r in _results(shown) if "suppressions" not in r] == _results(default)
+    rules = [rule["id"] for rule in shown["runs"][0]["tool"]["driver"]["rules"]]
+    by_place = {}
+    for result in suppressed:
+        [suppression] = result["suppressions"]
+        assert suppression["status"] == "accepted"
+        assert rules[result["ruleIndex"]] == result["ruleId"]
+        region = result["locations"][0]["physicalLocation"]
+        place = f"{region['artifactLocation']['uri']}:{region['region']['startLine']}"
+        by_place[result["properties"]["mechanism"], place] = suppression
+    assert by_place["suppression", "app/fetch.py:5"]["kind"] == "inSource"
+    assert by_place["folding", "app/calc.py:7"]["kind"] == "external"
+    assert by_place["folding", "app/calc.py:7"]["justification"] == (
+        "folding: first argument `code` holds a value built from literals only (constant folding)"
+    )
