@@ -21,6 +21,7 @@ from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchedFile, PatchSet
 
 from code_guard.errors import DiffError
+from code_guard.languages import is_binary_asset
 from code_guard.models import SkippedFile
 
 # The largest diff read, in characters. Past it, whole file sections are left unread (and
@@ -186,8 +187,38 @@ class Change:
 
     @property
     def reviewable_files(self) -> tuple[FileChange, ...]:
-        """The files that have new text to review."""
-        return tuple(f for f in self.files if f.reviewable)
+        """The files whose new text a review reads: those with text to review, and those git
+        calls binary that may be source all the same (``binary.py`` decides on the text),
+        which is any whose suffix does not name a binary format (an image, an archive...)."""
+        return tuple(
+            f
+            for f in self.files
+            if f.reviewable or (f.status is FileStatus.BINARY and not is_binary_asset(f.path))
+        )
+
+
+def whole_file(path: str, text: str) -> FileChange:
+    """A change adding ``text`` whole at ``path``: one hunk in which every line is added.
+
+    For a file git showed without hunks (it called the file binary) whose text was read after
+    all: every line counts as changed, so nothing in it can pass for unchanged code.
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    shown = tuple(
+        HunkLine(LineKind.ADDED, line.removesuffix("\r"), None, number)
+        for number, line in enumerate(lines, start=1)
+    )
+    hunks = (Hunk(0, 0, 1, len(shown), "", shown),) if shown else ()
+    added = {line.new_number: line.text for line in shown if line.new_number is not None}
+    return FileChange(
+        path=path,
+        old_path=None,
+        status=FileStatus.ADDED,
+        hunks=hunks,
+        added=MappingProxyType(added),
+    )
 
 
 def decode_diff(data: bytes) -> str:

@@ -10,6 +10,7 @@ import pathspec
 
 from code_guard.agents import AgentContext, agent_for
 from code_guard.baseline import BaseSide
+from code_guard.binary import binary_warning, read_binaries
 from code_guard.diff import FileChange, FileStatus
 from code_guard.generated import HEAD_CHARS, Attributes, Exemption, exemption
 from code_guard.injection import injection_warnings
@@ -92,6 +93,8 @@ async def run_review(
     """
     started = time.perf_counter()
     analysis, gate = options.analysis, options.gate
+    nothing_to_review = _nothing_to_review(request)
+    request, binaries, read_whole = read_binaries(request)
     files, skipped = select_files(request.change.files, analysis.paths_ignore)
     files, generated, declared = (
         (files, (), {})
@@ -100,7 +103,7 @@ async def run_review(
     )
     files, too_large = within_caps(request, files)
     files = by_risk(files)
-    skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
+    skipped = (*binaries, *skipped, *generated, *request.change.not_parsed, *too_large)
     model = llm if options.model.enabled else None
     static_reason = None if model is not None else options.model.static_only_reason
     if options.model.enabled and llm is None:
@@ -138,8 +141,12 @@ async def run_review(
         files_reviewed=[f.path for f in files],
         files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
-        nothing_to_review=_nothing_to_review(request),
-        warnings=(*injection_warnings(request), *_declared_warning(declared)),
+        nothing_to_review=nothing_to_review,
+        warnings=(
+            *injection_warnings(request),
+            *binary_warning(read_whole),
+            *_declared_warning(declared),
+        ),
         fail_on=gate.fail_on,
         count_disputed=gate.count_disputed,
     )
