@@ -265,3 +265,16 @@ def test_a_real_image_stays_a_deliberate_skip(
     [skipped] = result.files_not_reviewed
     assert (skipped.path, skipped.deliberate) == ("img/logo.png", True)
     assert result.warnings == ()
+
+
+def test_a_binary_looking_file_the_user_ignores_leaves_no_gap(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {})
+    diff = binary_section("third_party/lib.js") + added_file("ok.py", "x = 1")
+    flags = ("--root", str(root), "--paths-ignore", "third_party/**")
+    code, result, _ = review(capsys, tmp_path, diff, *flags)
+    assert (code, result.outcome) == (0, Outcome.REVIEWED)
+    assert [(s.path, s.reason) for s in result.files_not_reviewed] == [
+        ("third_party/lib.js", "matches paths-ignore")
+    ]

@@ -95,6 +95,7 @@ async def run_review(
     analysis, gate = options.analysis, options.gate
     nothing_to_review = _nothing_to_review(request)
     request, binaries, read_whole = read_binaries(request)
+    binaries = _ignored(binaries, analysis.paths_ignore)
     files, skipped = select_files(request.change.files, analysis.paths_ignore)
     files, generated, declared = (
         (files, (), {})
@@ -149,6 +150,16 @@ async def run_review(
         ),
         fail_on=gate.fail_on,
         count_disputed=gate.count_disputed,
+    )
+
+
+def _ignored(files: Sequence[SkippedFile], paths_ignore: Sequence[str]) -> tuple[SkippedFile, ...]:
+    """``files`` with those ``paths_ignore`` matches listed as ignored: the user asked not to
+    review them, so that their text could not be read leaves no gap."""
+    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
+    return tuple(
+        SkippedFile(path=f.path, reason="matches paths-ignore") if ignore.match_file(f.path) else f
+        for f in files
     )
 
 
