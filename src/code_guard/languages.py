@@ -34,13 +34,12 @@ class Kind(StrEnum):
 # The analysers that look for flaws in code. The secret scan reads every text file, and the
 # regression check only compares protections the change removed: neither is a code analyser.
 CODE_ANALYSERS = frozenset(
-    {"bandit", "ruff", "semgrep", "python-taint", "python-settings", "python-ast"}
-)
+    {"bandit", "ruff", "semgrep", "python-taint", "python-settings", "python-ast",
+     "python-correctness"}
+)  # fmt: skip
 SECRET_SCAN = "detect-secrets"
 REGRESSIONS = "regressions"
-_PYTHON_TOOLS = (
-    "bandit", "ruff", "semgrep", "python-taint", "python-settings", "python-ast", REGRESSIONS,
-)  # fmt: skip
+_PYTHON_TOOLS = (*sorted(CODE_ANALYSERS), REGRESSIONS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,6 +243,17 @@ class SkippedFile(Frozen):
     deliberate: bool = True
 
 
+class UnreadCode(Frozen):
+    """A reviewed file of code that no code analyser reads (``languages.py``), and why: its
+    language, and whether a model read it, as the only reader of its code. Unless a model
+    did, the file's code was not analysed and the review is partial."""
+
+    path: str
+    language: str
+    reason: str
+    model_read: bool = False
+
+
 class AgentState(StrEnum):
     """How an agent's run ended."""
 
@@ -316,6 +327,8 @@ class Review(Frozen):
     warnings: tuple[str, ...] = ()
     # Issues on changed lines that were there before the change: counted, not reported.
     preexisting: int = Field(default=0, ge=0)
+    # Reviewed code files in a language no code analyser reads (only a model, if any, did).
+    unread_code: tuple[UnreadCode, ...] = ()
 
     @model_validator(mode="after")
     def _never_complete_with_a_failed_agent(self) -> Review:

@@ -15,10 +15,13 @@ from code_guard.models import (
     Review,
     Severity,
     SkippedFile,
+    UnreadCode,
     Usage,
     Verdict,
     at_or_above,
 )
+from code_guard.unread import find_unread, summary_sentence
+from code_guard.unread import outcome_reasons as unread_reasons
 
 # Findings closer than this (in lines) with the same file and category are one issue.
 MERGE_DISTANCE = 2
@@ -89,6 +92,7 @@ def outcome(
     files_not_reviewed: Sequence[SkippedFile],
     *,
     nothing_to_review: bool = False,
+    unread: Sequence[UnreadCode] = (),
 ) -> tuple[Outcome, tuple[str, ...]]:
     """Whether everything asked for was analysed, and why not when it was not.
 
@@ -96,8 +100,8 @@ def outcome(
     file ignored or unreadable). A change whose files have no text to analyse (deletions,
     binaries, mode changes: ``nothing_to_review``) is reviewed, with nothing to say.
     Partial: an agent failed, an analyser could not parse a file or skipped, timed out or
-    crashed on one, or a file was skipped for a reason other than the change or the user's
-    settings.
+    crashed on one, a file was skipped for a reason other than the change or the user's
+    settings, or a file of code was read by no code analyser and no model (``unread``).
     """
     reasons: list[str] = []
     failed = [r.status for r in reports if r.status.state is AgentState.FAILED]
@@ -124,6 +128,7 @@ def outcome(
     reasons += [
         f"{f.path} was not reviewed: {f.reason}" for f in files_not_reviewed if not f.deliberate
     ]
+    reasons += unread_reasons(unread)
     unsent = [f for f in not_sent_to_model(reports) if not f.deliberate]
     if unsent:
         reasons.append(
@@ -185,8 +190,10 @@ def summarize(
     state: Outcome = Outcome.REVIEWED,
     reasons: Sequence[str] = (),
     preexisting: int = 0,
+    unread: Sequence[UnreadCode] = (),
 ) -> str:
-    """One or two sentences: how many findings of which severity, and what was not run."""
+    """One or two sentences: how many findings of which severity, and what was not run (an
+    analyser, a model, or the code of a language no analyser reads)."""
     counts = Counter(f.severity for f in findings)
     if findings:
         parts = [f"{counts[s]} {s.value}" for s in Severity if counts[s]]
@@ -198,6 +205,7 @@ def summarize(
         first = reasons[0] if reasons else "see agent status"
         more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
         text += f" {head}: {first[:300]}{more}."
+    text += summary_sentence(unread)
     if preexisting:
         text += (
             f" {preexisting} issue(s) on changed lines were there before this change and are "
@@ -235,8 +243,13 @@ def synthesize(
         (f for f in assessed if f.confidence >= min_confidence or f.disputed is not None),
         key=lambda f: f.sort_key,
     )
+    unread = find_unread(reports, files_reviewed)
     state, reasons = outcome(
-        reports, files_reviewed, files_not_reviewed, nothing_to_review=nothing_to_review
+        reports,
+        files_reviewed,
+        files_not_reviewed,
+        nothing_to_review=nothing_to_review,
+        unread=unread,
     )
     usage = sum((r.status.usage for r in reports), Usage())
     return Review(
@@ -246,7 +259,12 @@ def synthesize(
             findings, state is Outcome.REVIEWED, fail_on, count_disputed=count_disputed
         ),
         summary=summarize(
-            findings, static_reason, state, reasons, sum(r.preexisting for r in reports)
+            findings,
+            static_reason,
+            state,
+            reasons,
+            sum(r.preexisting for r in reports),
+            unread,
         ),
         outcome=state,
         outcome_reasons=reasons,
@@ -260,6 +278,7 @@ def synthesize(
         files_reviewed=tuple(files_reviewed),
         files_not_reviewed=tuple(files_not_reviewed),
         not_sent_to_model=not_sent_to_model(reports),
+        unread_code=unread,
     )
 
 
@@ -287,6 +306,13 @@ def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:
                 if review.verdict is Verdict.APPROVE and state is not Outcome.REVIEWED
                 else review.verdict
             ),
-            "summary": summarize(review.findings, review.static_only_reason, state, reasons),
+            "summary": summarize(
+                review.findings,
+                review.static_only_reason,
+                state,
+                reasons,
+                review.preexisting,
+                review.unread_code,
+            ),
         }
     )
