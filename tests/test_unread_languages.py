@@ -147,3 +147,32 @@ def test_a_java_file_the_model_could_not_take_stays_unread(
     [unread] = result.unread_code
     assert not unread.model_read
     assert any("not analysed for code" in r and "Java" in r for r in result.outcome_reasons)
+
+
+@pytest.mark.parametrize(
+    ("path", "first", "language"),
+    [("bin/deploy", "#!/usr/bin/env python3", "Python"), ("tools/gui.pyw", "import sys", "Python"),
+     ("scripts/sync", "#!/bin/bash", "Shell"), ("web/server.mts", "import fs from 'fs';",
+     "TypeScript")],
+)  # fmt: skip
+def test_code_under_a_name_no_analyser_selects_is_unread(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    new_file_diff: NewFileDiff,
+    path: str,
+    first: str,
+    language: str,
+) -> None:
+    # Python's analysers would flag this exec in a .py file; under this name none reads it.
+    code, result = review(capsys, tmp_path, new_file_diff(path, f"{first}\n{PYTHON}"))
+    assert (code, result.outcome, result.verdict) == (
+        EXIT_INCOMPLETE, Outcome.PARTIAL, Verdict.COMMENT,
+    )  # fmt: skip
+    assert [(u.path, u.language) for u in result.unread_code] == [(path, language)]
+
+
+def test_a_file_without_a_suffix_or_a_shebang_is_not_code(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, new_file_diff: NewFileDiff
+) -> None:
+    code, result = review(capsys, tmp_path, new_file_diff("LICENSE", "MIT License\n"))
+    assert (code, result.outcome, result.unread_code) == (0, Outcome.REVIEWED, ())

@@ -32,6 +32,7 @@ from code_guard.request import ReviewRequest, split_lines
 from code_guard.risk import by_risk
 from code_guard.synthesizer import synthesize
 from code_guard.tools.base import DEADLINE
+from code_guard.unread import find_unread
 from code_guard.workspace import Workspace, materialize, safe_relative
 
 __all__ = ["ReviewRequest", "run_review", "review_sync", "select_files"]
@@ -135,6 +136,7 @@ async def run_review(
             DEADLINE.reset(token)
     if declared:
         reports = [_distrust(report, declared) for report in reports]
+    unread = find_unread(reports, [f.path for f in files], lambda path: _first_line(request, path))
     return synthesize(
         reports,
         min_confidence=analysis.min_confidence,
@@ -150,7 +152,14 @@ async def run_review(
         ),
         fail_on=gate.fail_on,
         count_disputed=gate.count_disputed,
+        unread_code=unread,
     )
+
+
+def _first_line(request: ReviewRequest, path: str) -> str:
+    """The first line of ``path``'s new text (empty when the diff does not show it)."""
+    lines = request.lines_of(path)
+    return lines[0] if lines else ""
 
 
 def _ignored(files: Sequence[SkippedFile], paths_ignore: Sequence[str]) -> tuple[SkippedFile, ...]:

@@ -1,7 +1,7 @@
 """The one language registry: which language a file is written in, and which analysers read it.
 
 Every question about a file's language is answered here: the review order (``risk.py``),
-whether a changed file's code was analysed at all (``engine.py``), and whether a file git
+whether a changed file's code was analysed at all (``unread.py``), and whether a file git
 calls binary is source that must be read (``binary.py``). A new language is one row.
 
 Kinds, and why only ``code`` must be analysed for a review to be complete:
@@ -15,6 +15,7 @@ Kinds, and why only ``code`` must be analysed for a review to be complete:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import PurePosixPath
@@ -38,8 +39,10 @@ CODE_ANALYSERS = frozenset(
      "python-correctness"}
 )  # fmt: skip
 SECRET_SCAN = "detect-secrets"
-REGRESSIONS = "regressions"
-_PYTHON_TOOLS = (*sorted(CODE_ANALYSERS), REGRESSIONS)
+REGRESSIONS = "security-regression"
+# Python's own analysers read stubs too; semgrep and the regression check read .py only.
+_PYTHON_STUB_TOOLS = tuple(sorted(CODE_ANALYSERS - {"semgrep"}))
+_PYTHON_TOOLS = (*_PYTHON_STUB_TOOLS, "semgrep", REGRESSIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +68,14 @@ def _code(name: str, *suffixes: str, analysers: tuple[str, ...] = ()) -> Languag
 
 _SEMGREP = ("semgrep", REGRESSIONS)
 LANGUAGES: tuple[Language, ...] = (
-    _code("Python", ".py", ".pyi", analysers=_PYTHON_TOOLS),
+    # Suffixes the analysers select files by (tools/base.py, tools/semgrep/tool.py); the same
+    # language under another suffix is a row of its own, which no analyser reads.
+    _code("Python", ".py", analysers=_PYTHON_TOOLS),
+    _code("Python", ".pyi", analysers=_PYTHON_STUB_TOOLS),
+    _code("Python", ".pyw"),
     _code("JavaScript", ".js", ".jsx", ".mjs", ".cjs", analysers=_SEMGREP),
-    _code("TypeScript", ".ts", ".tsx", ".mts", ".cts", analysers=_SEMGREP),
+    _code("TypeScript", ".ts", ".tsx", analysers=_SEMGREP),
+    _code("TypeScript", ".mts", ".cts"),
     _code("Go", ".go", analysers=_SEMGREP),
     # The regression check reads a .vue file's script; no code analyser reads Vue.
     _code("Vue", ".vue", analysers=(REGRESSIONS,)),
@@ -137,12 +145,23 @@ def language_of(path: str) -> Language | None:
     return _BY_NAME.get(name) or _BY_SUFFIX.get(PurePosixPath(name).suffix)
 
 
-def unread_code(path: str) -> Language | None:
-    """The language of ``path`` when it is code that no code analyser reads, else None."""
-    language = language_of(path)
-    if language is None or language.kind is not Kind.CODE or language.code_analysed:
-        return None
-    return language
+# Interpreters a ``#!`` line may name, by the language they run (``python3.12`` is python).
+_INTERPRETERS = {
+    "python": "Python", "node": "JavaScript", "nodejs": "JavaScript", "deno": "TypeScript",
+    "bun": "JavaScript", "ruby": "Ruby", "perl": "Perl", "php": "PHP", "lua": "Lua",
+    "sh": "Shell", "bash": "Shell", "zsh": "Shell", "dash": "Shell", "ksh": "Shell",
+    "pwsh": "PowerShell", "rscript": "R", "julia": "Julia", "elixir": "Elixir",
+    "groovy": "Groovy", "kotlin": "Kotlin", "scala": "Scala", "swift": "Swift",
+}  # fmt: skip
+_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:\S*/)?([A-Za-z]+)")
+
+
+def interpreted_language(first_line: str) -> str | None:
+    """The language a ``#!`` first line runs the file as (``#!/usr/bin/env python3``:
+    Python), or None. Such a file runs whatever its name, and no analyser selects files by
+    this line, so its code is read by none."""
+    found = _SHEBANG.match(first_line)
+    return _INTERPRETERS.get(found.group(1).lower()) if found else None
 
 
 # Formats that are binary by design: images, archives, fonts, media, compiled objects. A file

@@ -20,8 +20,8 @@ from code_guard.models import (
     Verdict,
     at_or_above,
 )
-from code_guard.unread import find_unread, summary_sentence
 from code_guard.unread import outcome_reasons as unread_reasons
+from code_guard.unread import summary_sentence
 
 # Findings closer than this (in lines) with the same file and category are one issue.
 MERGE_DISTANCE = 2
@@ -228,8 +228,12 @@ def synthesize(
     warnings: Sequence[str] = (),
     fail_on: Severity | None = Severity.HIGH,
     count_disputed: bool = True,
+    unread_code: Sequence[UnreadCode] = (),
 ) -> Review:
     """Combine the agents' reports into one ``Review``.
+
+    ``unread_code`` names the reviewed files of code no analyser reads (``unread.py``): each
+    the model did not read makes the review partial.
 
     Findings are merged first, so each one's confidence comes from all its evidence
     (``confidence.assess``), and ``min_confidence`` then applies to that. ``fail_on`` and
@@ -243,13 +247,12 @@ def synthesize(
         (f for f in assessed if f.confidence >= min_confidence or f.disputed is not None),
         key=lambda f: f.sort_key,
     )
-    unread = find_unread(reports, files_reviewed)
     state, reasons = outcome(
         reports,
         files_reviewed,
         files_not_reviewed,
         nothing_to_review=nothing_to_review,
-        unread=unread,
+        unread=unread_code,
     )
     usage = sum((r.status.usage for r in reports), Usage())
     return Review(
@@ -264,7 +267,7 @@ def synthesize(
             state,
             reasons,
             sum(r.preexisting for r in reports),
-            unread,
+            unread_code,
         ),
         outcome=state,
         outcome_reasons=reasons,
@@ -278,7 +281,7 @@ def synthesize(
         files_reviewed=tuple(files_reviewed),
         files_not_reviewed=tuple(files_not_reviewed),
         not_sent_to_model=not_sent_to_model(reports),
-        unread_code=unread,
+        unread_code=tuple(unread_code),
     )
 
 

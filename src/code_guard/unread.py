@@ -9,32 +9,54 @@ one went unread is partial, unless a model read the file, which then was its onl
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from code_guard.languages import SECRET_SCAN, unread_code
+from code_guard.languages import SECRET_SCAN, Kind, interpreted_language, language_of
 from code_guard.models import AgentReport, AgentState, UnreadCode
 
 
-def find_unread(reports: Sequence[AgentReport], files: Sequence[str]) -> tuple[UnreadCode, ...]:
-    """Each of ``files`` in a language no code analyser reads, with why, and whether an agent's
-    model read it (the agent ran its model and did not list the file as not sent for a cap or
-    a failure)."""
+def find_unread(
+    reports: Sequence[AgentReport], files: Sequence[str], first_line: Callable[[str], str]
+) -> tuple[UnreadCode, ...]:
+    """Each of ``files`` that holds code no code analyser reads, with why, and whether an
+    agent's model read it (the agent ran its model and did not list the file as not sent for
+    a cap or a failure). ``first_line`` gives a file's first line, where a ``#!`` line says
+    what runs a file whose name says nothing."""
     secrets_ran = any(SECRET_SCAN in r.status.tools for r in reports)
     found = []
     for path in files:
-        language = unread_code(path)
-        if language is None:
+        unread = _unread_language(path, first_line)
+        if unread is None:
             continue
+        language, why = unread
         model_read = any(_model_read(r, path) for r in reports)
         found.append(
             UnreadCode(
                 path=path,
-                language=language.name,
-                reason=_reason(language.name, model_read=model_read, secrets_ran=secrets_ran),
+                language=language,
+                reason=_reason(why, model_read=model_read, secrets_ran=secrets_ran),
                 model_read=model_read,
             )
         )
     return tuple(found)
+
+
+def _unread_language(path: str, first_line: Callable[[str], str]) -> tuple[str, str] | None:
+    """The language of ``path``'s code and why no analyser reads it, or None when one does
+    or it is not code. The analysers choose files by suffix, so a script named without one
+    is read by none, whatever its language."""
+    language = language_of(path)
+    if language is not None:
+        if language.kind is not Kind.CODE or language.code_analysed:
+            return None
+        return language.name, f"no code analyser reads {language.name}"
+    interpreted = interpreted_language(first_line(path))
+    if interpreted is None:
+        return None
+    return interpreted, (
+        f"no code analyser reads a {interpreted} file named without its suffix "
+        "(its #! line says what runs it)"
+    )
 
 
 def _model_read(report: AgentReport, path: str) -> bool:
@@ -46,11 +68,10 @@ def _model_read(report: AgentReport, path: str) -> bool:
     return not any(f.path == path and not f.deliberate for f in status.not_sent)
 
 
-def _reason(language: str, *, model_read: bool, secrets_ran: bool) -> str:
-    head = f"no code analyser reads {language}"
+def _reason(why: str, *, model_read: bool, secrets_ran: bool) -> str:
     if model_read:
-        return f"{head}; the model was the only reader of its code"
-    return f"{head}; only the secret scan ran" if secrets_ran else f"{head}; nothing read its code"
+        return f"{why}; the model was the only reader of its code"
+    return f"{why}; only the secret scan ran" if secrets_ran else f"{why}; nothing read its code"
 
 
 def outcome_reasons(unread: Sequence[UnreadCode]) -> list[str]:
