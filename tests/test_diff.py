@@ -255,3 +255,13 @@ def test_whole_file_counts_every_line_as_added_and_keeps_numbers() -> None:
     assert dict(file.added) == {1: "a\0b", 2: "", 3: "c"}
     assert [file.in_hunk(n) for n in (1, 3, 4)] == [True, True, False]
     assert whole_file("empty.js", "").added == {}
+
+
+def test_a_deleted_binary_file_is_a_deletion() -> None:
+    text = (
+        "diff --git a/app.js b/app.js\ndeleted file mode 100644\nindex 2b532ea..0000000\n"
+        "Binary files a/app.js and /dev/null differ\n"
+    )
+    [file] = parse_diff(text).files
+    assert (file.path, file.status) == ("app.js", FileStatus.DELETED)
+    assert parse_diff(text).reviewable_files == ()

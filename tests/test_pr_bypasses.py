@@ -278,3 +278,17 @@ def test_a_binary_looking_file_the_user_ignores_leaves_no_gap(
     assert [(s.path, s.reason) for s in result.files_not_reviewed] == [
         ("third_party/lib.js", "matches paths-ignore")
     ]
+
+
+def test_deleting_a_binary_looking_file_is_a_deletion(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A stale copy in the checkout is not the file's new text: the change deletes it.
+    root = checkout(tmp_path, {"web/app.js": NUL_JS.encode()})
+    diff = (
+        "diff --git a/web/app.js b/web/app.js\ndeleted file mode 100644\n"
+        "index 2b532ea..0000000\nBinary files a/web/app.js and /dev/null differ\n"
+    )
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
+    assert (code, result.outcome, result.findings) == (0, Outcome.REVIEWED, ())
+    assert (result.files_reviewed, result.files_not_reviewed) == ((), ())

@@ -411,10 +411,11 @@ def _new_type(pf: PatchedFile) -> FileStatus | None:
 
 
 def _status(pf: PatchedFile) -> FileStatus:
+    if pf.is_removed_file:
+        # Before binary: a deleted file has no new text, whatever git thought of the old.
+        return FileStatus.DELETED
     if pf.is_binary_file:
         return FileStatus.BINARY
-    if pf.is_removed_file:
-        return FileStatus.DELETED
     if (special := _new_type(pf)) is not None:
         return special
     if pf.is_added_file:
