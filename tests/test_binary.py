@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from code_guard.binary import looks_binary, read_binaries
+from code_guard.binary import looks_binary, read_binaries, whole_file
 from code_guard.diff import FileStatus, parse_diff
 from code_guard.request import ReviewRequest
 
@@ -50,3 +50,11 @@ def test_a_file_without_text_is_a_gap_unless_its_suffix_names_a_binary_format() 
     assert [(s.path, s.deliberate) for s in skipped] == [
         ("a.java", False), ("data", False), ("c.woff2", True),
     ]  # fmt: skip
+
+
+def test_whole_file_counts_every_line_as_added_and_keeps_numbers() -> None:
+    file = whole_file("web/app.js", "a\0b\r\n\nc\n")
+    assert file.status is FileStatus.ADDED
+    assert dict(file.added) == {1: "a\0b", 2: "", 3: "c"}
+    assert [file.in_hunk(n) for n in (1, 3, 4)] == [True, True, False]
+    assert whole_file("empty.js", "").added == {}

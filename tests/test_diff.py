@@ -12,7 +12,6 @@ from code_guard.diff import (
     decode_diff,
     parse_diff,
     render_numbered,
-    whole_file,
 )
 from code_guard.errors import DiffError
 
@@ -247,14 +246,6 @@ def test_change_looks_files_up_by_new_path() -> None:
     assert change.file("new.py") is change.files[1]
     assert change.file("missing.py") is None
     assert [f.path for f in change.reviewable_files] == ["app.py", "new.py"]
-
-
-def test_whole_file_counts_every_line_as_added_and_keeps_numbers() -> None:
-    file = whole_file("web/app.js", "a\0b\r\n\nc\n")
-    assert file.status is FileStatus.ADDED
-    assert dict(file.added) == {1: "a\0b", 2: "", 3: "c"}
-    assert [file.in_hunk(n) for n in (1, 3, 4)] == [True, True, False]
-    assert whole_file("empty.js", "").added == {}
 
 
 def test_a_deleted_binary_file_is_a_deletion() -> None:

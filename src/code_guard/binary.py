@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
-from code_guard.diff import Change, FileChange, FileStatus, whole_file
+from code_guard.diff import Change, FileChange, FileStatus, Hunk, HunkLine, LineKind
 from code_guard.languages import is_binary_asset, language_of
 from code_guard.models import SkippedFile
 from code_guard.request import ReviewRequest
@@ -79,6 +80,30 @@ def read_binaries(
         return request, (), ()
     change = replace(request.change, files=tuple(files))
     return _with_change(request, change), tuple(skipped), tuple(read)
+
+
+def whole_file(path: str, text: str) -> FileChange:
+    """A change adding ``text`` whole at ``path``: one hunk in which every line is added.
+
+    For a file git showed without hunks (it called the file binary) whose text was read after
+    all: every line counts as changed, so nothing in it can pass for unchanged code.
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    shown = tuple(
+        HunkLine(LineKind.ADDED, line.removesuffix("\r"), None, number)
+        for number, line in enumerate(lines, start=1)
+    )
+    hunks = (Hunk(0, 0, 1, len(shown), "", shown),) if shown else ()
+    added = {line.new_number: line.text for line in shown if line.new_number is not None}
+    return FileChange(
+        path=path,
+        old_path=None,
+        status=FileStatus.ADDED,
+        hunks=hunks,
+        added=MappingProxyType(added),
+    )
 
 
 def _not_read(path: str, text: str | None) -> SkippedFile:

@@ -197,30 +197,6 @@ class Change:
         )
 
 
-def whole_file(path: str, text: str) -> FileChange:
-    """A change adding ``text`` whole at ``path``: one hunk in which every line is added.
-
-    For a file git showed without hunks (it called the file binary) whose text was read after
-    all: every line counts as changed, so nothing in it can pass for unchanged code.
-    """
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    shown = tuple(
-        HunkLine(LineKind.ADDED, line.removesuffix("\r"), None, number)
-        for number, line in enumerate(lines, start=1)
-    )
-    hunks = (Hunk(0, 0, 1, len(shown), "", shown),) if shown else ()
-    added = {line.new_number: line.text for line in shown if line.new_number is not None}
-    return FileChange(
-        path=path,
-        old_path=None,
-        status=FileStatus.ADDED,
-        hunks=hunks,
-        added=MappingProxyType(added),
-    )
-
-
 def decode_diff(data: bytes) -> str:
     """Decode diff bytes: UTF-8 when valid, else Latin-1, which maps every byte to a char.
 
