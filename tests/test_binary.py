@@ -53,8 +53,18 @@ def test_a_file_without_text_is_a_gap_unless_its_suffix_names_a_binary_format() 
 
 
 def test_whole_file_counts_every_line_as_added_and_keeps_numbers() -> None:
-    file = whole_file("web/app.js", "a\0b\r\n\nc\n")
+    [new] = parse_diff(section("web/app.js")).files
+    file = whole_file(new, "a\0b\r\n\nc\n")
     assert file.status is FileStatus.ADDED
     assert dict(file.added) == {1: "a\0b", 2: "", 3: "c"}
     assert [file.in_hunk(n) for n in (1, 3, 4)] == [True, True, False]
-    assert whole_file("empty.js", "").added == {}
+    assert whole_file(new, "").added == {}
+
+
+def test_a_file_that_existed_stays_modified_with_an_empty_base() -> None:
+    text = "diff --git a/x.js b/x.js\nindex 1..2 100644\nBinary files a/x.js and b/x.js differ\n"
+    [old] = parse_diff(text).files
+    file = whole_file(old, "one\ntwo\n")
+    assert (file.status, file.has_base) == (FileStatus.MODIFIED, True)
+    assert file.base_text("one\ntwo\n") == ""
+    assert sorted(file.added) == [1, 2]

@@ -292,3 +292,30 @@ def test_deleting_a_binary_looking_file_is_a_deletion(
     code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
     assert (code, result.outcome, result.findings) == (0, Outcome.REVIEWED, ())
     assert (result.files_reviewed, result.files_not_reviewed) == ((), ())
+
+
+MINIFIED = "var a=1;eval(location.hash.slice(1));\n"
+
+
+def test_a_binary_looking_bundle_the_base_names_generated_stays_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The base's own *.min.js name: what the project said before, so the skip holds.
+    root = checkout(tmp_path, {"dist/app.min.js": MINIFIED.encode()})
+    diff = binary_section("dist/app.min.js", new=False) + added_file("ok.py", "x = 1")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
+    assert (code, result.outcome) == (0, Outcome.REVIEWED)
+    [skipped] = result.files_not_reviewed
+    assert skipped.path == "dist/app.min.js" and skipped.deliberate
+
+
+def test_a_new_binary_looking_bundle_is_reviewed_as_the_change_declared_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {"dist/app.min.js": MINIFIED.encode()})
+    diff = binary_section("dist/app.min.js")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root), "--fail-on", "high")
+    assert code == EXIT_FINDINGS
+    assert result.files_reviewed == ("dist/app.min.js",)
+    [finding] = result.findings
+    assert (finding.suppressed_in_pr or "").startswith("declared generated")

@@ -5,7 +5,7 @@ git calls a file binary when it holds a NUL byte in its first 8,000 bytes, or wh
 are the pull request's to write: one NUL in a JavaScript comment (Node still runs the file) or
 an added ``-diff`` line would hide a whole file from the review. So a binary-looking file is
 read from its full text (the checkout, or the contents the action fetched) whenever that text
-can be had and is text, as a file added whole, every line changed. What stays unread is
+can be had and is text, as a file written whole, every line changed. What stays unread is
 listed: as a deliberate skip only when it is plainly an asset (an image, archive, font...),
 otherwise as a gap that makes the review partial.
 """
@@ -72,7 +72,7 @@ def read_binaries(
         text = request.contents.get(file.path)
         known = language_of(file.path) is not None
         if text is not None and (known or not looks_binary(text)):
-            files.append(whole_file(file.path, text))
+            files.append(whole_file(file, text))
             read.append(file.path)
         else:
             skipped.append(_not_read(file.path, text))
@@ -82,11 +82,13 @@ def read_binaries(
     return _with_change(request, change), tuple(skipped), tuple(read)
 
 
-def whole_file(path: str, text: str) -> FileChange:
-    """A change adding ``text`` whole at ``path``: one hunk in which every line is added.
+def whole_file(file: FileChange, text: str) -> FileChange:
+    """``file`` (which git showed without hunks) as a change that writes ``text`` whole: one
+    hunk in which every line is added, so nothing in it can pass for unchanged code.
 
-    For a file git showed without hunks (it called the file binary) whose text was read after
-    all: every line counts as changed, so nothing in it can pass for unchanged code.
+    A file git says existed stays modified (or renamed), with an empty base: what the base
+    says of its name (a generated or vendored path, a ``.gitattributes`` pattern) still holds,
+    while no line of it can match a base result and pass as pre-existing.
     """
     lines = text.split("\n")
     if lines[-1] == "":
@@ -97,12 +99,17 @@ def whole_file(path: str, text: str) -> FileChange:
     )
     hunks = (Hunk(0, 0, 1, len(shown), "", shown),) if shown else ()
     added = {line.new_number: line.text for line in shown if line.new_number is not None}
+    if file.new_file:
+        status = FileStatus.ADDED
+    else:
+        status = FileStatus.MODIFIED if file.old_path is None else FileStatus.RENAMED
     return FileChange(
-        path=path,
-        old_path=None,
-        status=FileStatus.ADDED,
+        path=file.path,
+        old_path=file.old_path,
+        status=status,
         hunks=hunks,
         added=MappingProxyType(added),
+        new_file=file.new_file,
     )
 
 

@@ -99,6 +99,8 @@ class FileChange:
     status: FileStatus
     hunks: tuple[Hunk, ...] = ()
     added: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    # Whether git says the file is new: a binary section has no other sign of it.
+    new_file: bool = False
 
     @property
     def reviewable(self) -> bool:
@@ -423,6 +425,7 @@ def _file_change(pf: PatchedFile) -> FileChange:
         status=status,
         hunks=hunks,
         added=MappingProxyType(added),
+        new_file=bool(pf.is_added_file),
     )
 
 
