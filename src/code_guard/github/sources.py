@@ -71,9 +71,8 @@ def collect_contents(
     Files that are missing, binary or too large are left out and reviewed from the diff alone
     (the engine rebuilds them from the hunks). A file git showed as binary is fetched too, as
     it may be source (``binary.py``), unless its suffix names a binary format
-    (``Change.reviewable_files``). A file whose
-    fetch keeps failing (after the client's retries) is reported in ``failed`` and the others
-    still go on to be reviewed.
+    (``Change.reviewable_files``). A file whose fetch keeps failing (after the client's
+    retries) is reported in ``failed`` and the others still go on to be reviewed.
     """
     ignored = pathspec.GitIgnoreSpec.from_lines(ignore)
     local = workspace_head(workspace) == head_sha
