@@ -246,3 +246,13 @@ def test_change_looks_files_up_by_new_path() -> None:
     assert change.file("new.py") is change.files[1]
     assert change.file("missing.py") is None
     assert [f.path for f in change.reviewable_files] == ["app.py", "new.py"]
+
+
+def test_a_deleted_binary_file_is_a_deletion() -> None:
+    text = (
+        "diff --git a/app.js b/app.js\ndeleted file mode 100644\nindex 2b532ea..0000000\n"
+        "Binary files a/app.js and /dev/null differ\n"
+    )
+    [file] = parse_diff(text).files
+    assert (file.path, file.status) == ("app.js", FileStatus.DELETED)
+    assert parse_diff(text).reviewable_files == ()

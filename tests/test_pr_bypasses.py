@@ -174,3 +174,148 @@ def test_a_budget_that_runs_out_is_a_partial_review_not_a_traceback(
     assert result.verdict is not Verdict.APPROVE
     assert any("time budget" in r for r in result.outcome_reasons)
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+# --- issue 27: a file git calls binary ------------------------------------------------------
+
+# A NUL byte in a comment: git calls the file binary, Node still runs it.
+NUL_JS = (
+    "// build \0 marker\n"
+    "const cp = require('child_process');\n"
+    "function handler(req, res) {\n"
+    "  cp.exec('ls ' + req.query.dir);\n"
+    "}\n"
+    "module.exports = handler;\n"
+)
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+
+
+def binary_section(path: str, *, new: bool = True) -> str:
+    """The section git writes for a file it calls binary: no hunks."""
+    if new:
+        return (
+            f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..2b532ea\n"
+            f"Binary files /dev/null and b/{path} differ\n"
+        )
+    return (
+        f"diff --git a/{path} b/{path}\nindex 1111111..2b532ea 100644\n"
+        f"Binary files a/{path} and b/{path} differ\n"
+    )
+
+
+def checkout(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    root = tmp_path / "checkout"
+    for path, data in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    root.mkdir(exist_ok=True)
+    return root
+
+
+def test_a_nul_byte_does_not_hide_a_javascript_file_from_the_review(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {"web/app.js": NUL_JS.encode()})
+    diff = binary_section("web/app.js")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root), "--fail-on", "high")
+    assert code == EXIT_FINDINGS
+    assert result.outcome is Outcome.REVIEWED
+    assert result.files_reviewed == ("web/app.js",)
+    assert [(f.file_path, f.line_start) for f in result.findings] == [("web/app.js", 4)]
+    assert any("web/app.js" in w and "binary" in w for w in result.warnings)
+
+
+def test_a_binary_looking_source_file_without_its_text_makes_the_review_partial(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {})  # the checkout does not hold the file
+    code, result, _ = review(capsys, tmp_path, binary_section("web/app.js"), "--root", str(root))
+    assert code == EXIT_INCOMPLETE
+    assert result.outcome is Outcome.PARTIAL
+    assert result.verdict is not Verdict.APPROVE
+    [skipped] = result.files_not_reviewed
+    assert skipped.path == "web/app.js"
+    assert not skipped.deliberate
+    assert any("web/app.js" in reason for reason in result.outcome_reasons)
+
+
+def test_a_diff_attribute_the_change_adds_does_not_hide_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # No NUL at all: the pull request's own .gitattributes line makes git show no hunks.
+    text = NUL_JS.replace("\0", "")
+    root = checkout(tmp_path, {"web/app.js": text.encode(), ".gitattributes": b"*.js -diff\n"})
+    diff = added_file(".gitattributes", "*.js -diff") + binary_section("web/app.js", new=False)
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root), "--fail-on", "high")
+    assert code == EXIT_FINDINGS
+    assert result.outcome is Outcome.REVIEWED
+    assert [(f.file_path, f.line_start) for f in result.findings] == [("web/app.js", 4)]
+
+
+@pytest.mark.parametrize("on_disk", [True, False])
+def test_a_real_image_stays_a_deliberate_skip(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, on_disk: bool
+) -> None:
+    root = checkout(tmp_path, {"img/logo.png": PNG} if on_disk else {})
+    diff = binary_section("img/logo.png") + added_file("ok.py", "x = 1")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
+    assert code == 0
+    assert result.outcome is Outcome.REVIEWED
+    assert result.verdict is Verdict.APPROVE
+    [skipped] = result.files_not_reviewed
+    assert (skipped.path, skipped.deliberate) == ("img/logo.png", True)
+    assert result.warnings == ()
+
+
+def test_a_binary_looking_file_the_user_ignores_leaves_no_gap(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {})
+    diff = binary_section("third_party/lib.js") + added_file("ok.py", "x = 1")
+    flags = ("--root", str(root), "--paths-ignore", "third_party/**")
+    code, result, _ = review(capsys, tmp_path, diff, *flags)
+    assert (code, result.outcome) == (0, Outcome.REVIEWED)
+    assert [(s.path, s.reason) for s in result.files_not_reviewed] == [
+        ("third_party/lib.js", "matches paths-ignore")
+    ]
+
+
+def test_deleting_a_binary_looking_file_is_a_deletion(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A stale copy in the checkout is not the file's new text: the change deletes it.
+    root = checkout(tmp_path, {"web/app.js": NUL_JS.encode()})
+    diff = (
+        "diff --git a/web/app.js b/web/app.js\ndeleted file mode 100644\n"
+        "index 2b532ea..0000000\nBinary files a/web/app.js and /dev/null differ\n"
+    )
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
+    assert (code, result.outcome, result.findings) == (0, Outcome.REVIEWED, ())
+    assert (result.files_reviewed, result.files_not_reviewed) == ((), ())
+
+
+MINIFIED = "var a=1;eval(location.hash.slice(1));\n"
+
+
+def test_a_binary_looking_bundle_the_base_names_generated_stays_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The base's own *.min.js name: what the project said before, so the skip holds.
+    root = checkout(tmp_path, {"dist/app.min.js": MINIFIED.encode()})
+    diff = binary_section("dist/app.min.js", new=False) + added_file("ok.py", "x = 1")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root))
+    assert (code, result.outcome) == (0, Outcome.REVIEWED)
+    [skipped] = result.files_not_reviewed
+    assert skipped.path == "dist/app.min.js" and skipped.deliberate
+
+
+def test_a_new_binary_looking_bundle_is_reviewed_as_the_change_declared_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    root = checkout(tmp_path, {"dist/app.min.js": MINIFIED.encode()})
+    diff = binary_section("dist/app.min.js")
+    code, result, _ = review(capsys, tmp_path, diff, "--root", str(root), "--fail-on", "high")
+    assert code == EXIT_FINDINGS
+    assert result.files_reviewed == ("dist/app.min.js",)
+    [finding] = result.findings
+    assert (finding.suppressed_in_pr or "").startswith("declared generated")

@@ -21,6 +21,7 @@ from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchedFile, PatchSet
 
 from code_guard.errors import DiffError
+from code_guard.languages import is_binary_asset
 from code_guard.models import SkippedFile
 
 # The largest diff read, in characters. Past it, whole file sections are left unread (and
@@ -98,6 +99,8 @@ class FileChange:
     status: FileStatus
     hunks: tuple[Hunk, ...] = ()
     added: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
+    # Whether git says the file is new: a binary section has no other sign of it.
+    new_file: bool = False
 
     @property
     def reviewable(self) -> bool:
@@ -186,8 +189,14 @@ class Change:
 
     @property
     def reviewable_files(self) -> tuple[FileChange, ...]:
-        """The files that have new text to review."""
-        return tuple(f for f in self.files if f.reviewable)
+        """The files whose new text a review reads: those with text to review, and those git
+        calls binary that may be source all the same (``binary.py`` decides on the text),
+        which is any whose suffix does not name a binary format (an image, an archive...)."""
+        return tuple(
+            f
+            for f in self.files
+            if f.reviewable or (f.status is FileStatus.BINARY and not is_binary_asset(f.path))
+        )
 
 
 def decode_diff(data: bytes) -> str:
@@ -380,10 +389,11 @@ def _new_type(pf: PatchedFile) -> FileStatus | None:
 
 
 def _status(pf: PatchedFile) -> FileStatus:
+    if pf.is_removed_file:
+        # Before binary: a deleted file has no new text, whatever git thought of the old.
+        return FileStatus.DELETED
     if pf.is_binary_file:
         return FileStatus.BINARY
-    if pf.is_removed_file:
-        return FileStatus.DELETED
     if (special := _new_type(pf)) is not None:
         return special
     if pf.is_added_file:
@@ -415,6 +425,7 @@ def _file_change(pf: PatchedFile) -> FileChange:
         status=status,
         hunks=hunks,
         added=MappingProxyType(added),
+        new_file=bool(pf.is_added_file),
     )
 
 

@@ -10,6 +10,7 @@ import pathspec
 
 from code_guard.agents import AgentContext, agent_for
 from code_guard.baseline import BaseSide
+from code_guard.binary import binary_warning, read_binaries
 from code_guard.diff import FileChange, FileStatus
 from code_guard.generated import HEAD_CHARS, Attributes, Exemption, exemption
 from code_guard.injection import injection_warnings
@@ -31,6 +32,7 @@ from code_guard.request import ReviewRequest, split_lines
 from code_guard.risk import by_risk
 from code_guard.synthesizer import synthesize
 from code_guard.tools.base import DEADLINE
+from code_guard.unread import find_unread
 from code_guard.workspace import Workspace, materialize, safe_relative
 
 __all__ = ["ReviewRequest", "run_review", "review_sync", "select_files"]
@@ -92,6 +94,9 @@ async def run_review(
     """
     started = time.perf_counter()
     analysis, gate = options.analysis, options.gate
+    nothing_to_review = _nothing_to_review(request)
+    request, binaries, read_whole = read_binaries(request)
+    binaries = _ignored(binaries, analysis.paths_ignore)
     files, skipped = select_files(request.change.files, analysis.paths_ignore)
     files, generated, declared = (
         (files, (), {})
@@ -100,7 +105,7 @@ async def run_review(
     )
     files, too_large = within_caps(request, files)
     files = by_risk(files)
-    skipped = (*skipped, *generated, *request.change.not_parsed, *too_large)
+    skipped = (*binaries, *skipped, *generated, *request.change.not_parsed, *too_large)
     model = llm if options.model.enabled else None
     static_reason = None if model is not None else options.model.static_only_reason
     if options.model.enabled and llm is None:
@@ -131,6 +136,7 @@ async def run_review(
             DEADLINE.reset(token)
     if declared:
         reports = [_distrust(report, declared) for report in reports]
+    unread = find_unread(reports, [f.path for f in files], lambda path: _first_line(request, path))
     return synthesize(
         reports,
         min_confidence=analysis.min_confidence,
@@ -138,10 +144,31 @@ async def run_review(
         files_reviewed=[f.path for f in files],
         files_not_reviewed=(*skipped, *workspace.failed),
         duration_ms=int((time.perf_counter() - started) * 1000),
-        nothing_to_review=_nothing_to_review(request),
-        warnings=(*injection_warnings(request), *_declared_warning(declared)),
+        nothing_to_review=nothing_to_review,
+        warnings=(
+            *injection_warnings(request),
+            *binary_warning(read_whole),
+            *_declared_warning(declared),
+        ),
         fail_on=gate.fail_on,
         count_disputed=gate.count_disputed,
+        unread_code=unread,
+    )
+
+
+def _first_line(request: ReviewRequest, path: str) -> str:
+    """The first line of ``path``'s new text (empty when the diff does not show it)."""
+    lines = request.lines_of(path)
+    return lines[0] if lines else ""
+
+
+def _ignored(files: Sequence[SkippedFile], paths_ignore: Sequence[str]) -> tuple[SkippedFile, ...]:
+    """``files`` with those ``paths_ignore`` matches listed as ignored: the user asked not to
+    review them, so that their text could not be read leaves no gap."""
+    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
+    return tuple(
+        SkippedFile(path=f.path, reason="matches paths-ignore") if ignore.match_file(f.path) else f
+        for f in files
     )
 
 

@@ -277,6 +277,17 @@ class SkippedFile(Frozen):
     deliberate: bool = True
 
 
+class UnreadCode(Frozen):
+    """A reviewed file of code that no code analyser reads (``languages.py``), and why: its
+    language, and whether a model read it, as the only reader of its code. Unless a model
+    did, the file's code was not analysed and the review is partial."""
+
+    path: str
+    language: str
+    reason: str
+    model_read: bool = False
+
+
 class AgentState(StrEnum):
     """How an agent's run ended."""
 
@@ -358,6 +369,8 @@ class Review(Frozen):
     # repeats ``preexisting``), and, when asked for (``show-silenced``), each with its proof.
     silenced: SilencedCounts = Field(default_factory=dict, validate_default=True)
     silenced_candidates: tuple[Silenced, ...] = ()
+    # Reviewed code files in a language no code analyser reads (only a model, if any, did).
+    unread_code: tuple[UnreadCode, ...] = ()
 
     @model_validator(mode="after")
     def _never_complete_with_a_failed_agent(self) -> Review:

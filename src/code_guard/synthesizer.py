@@ -17,10 +17,13 @@ from code_guard.models import (
     Silenced,
     Silencing,
     SkippedFile,
+    UnreadCode,
     Usage,
     Verdict,
     at_or_above,
 )
+from code_guard.unread import outcome_reasons as unread_reasons
+from code_guard.unread import summary_sentence
 
 # Findings closer than this (in lines) with the same file and category are one issue.
 MERGE_DISTANCE = 2
@@ -91,6 +94,7 @@ def outcome(
     files_not_reviewed: Sequence[SkippedFile],
     *,
     nothing_to_review: bool = False,
+    unread: Sequence[UnreadCode] = (),
 ) -> tuple[Outcome, tuple[str, ...]]:
     """Whether everything asked for was analysed, and why not when it was not.
 
@@ -98,8 +102,8 @@ def outcome(
     file ignored or unreadable). A change whose files have no text to analyse (deletions,
     binaries, mode changes: ``nothing_to_review``) is reviewed, with nothing to say.
     Partial: an agent failed, an analyser could not parse a file or skipped, timed out or
-    crashed on one, or a file was skipped for a reason other than the change or the user's
-    settings.
+    crashed on one, a file was skipped for a reason other than the change or the user's
+    settings, or a file of code was read by no code analyser and no model (``unread``).
     """
     reasons: list[str] = []
     failed = [r.status for r in reports if r.status.state is AgentState.FAILED]
@@ -126,6 +130,7 @@ def outcome(
     reasons += [
         f"{f.path} was not reviewed: {f.reason}" for f in files_not_reviewed if not f.deliberate
     ]
+    reasons += unread_reasons(unread)
     unsent = [f for f in not_sent_to_model(reports) if not f.deliberate]
     if unsent:
         reasons.append(
@@ -187,8 +192,10 @@ def summarize(
     state: Outcome = Outcome.REVIEWED,
     reasons: Sequence[str] = (),
     preexisting: int = 0,
+    unread: Sequence[UnreadCode] = (),
 ) -> str:
-    """One or two sentences: how many findings of which severity, and what was not run."""
+    """One or two sentences: how many findings of which severity, and what was not run (an
+    analyser, a model, or the code of a language no analyser reads)."""
     counts = Counter(f.severity for f in findings)
     if findings:
         parts = [f"{counts[s]} {s.value}" for s in Severity if counts[s]]
@@ -200,6 +207,7 @@ def summarize(
         first = reasons[0] if reasons else "see agent status"
         more = f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else ""
         text += f" {head}: {first[:300]}{more}."
+    text += summary_sentence(unread)
     if preexisting:
         text += (
             f" {preexisting} issue(s) on changed lines were there before this change and are "
@@ -222,8 +230,12 @@ def synthesize(
     warnings: Sequence[str] = (),
     fail_on: Severity | None = Severity.HIGH,
     count_disputed: bool = True,
+    unread_code: Sequence[UnreadCode] = (),
 ) -> Review:
     """Combine the agents' reports into one ``Review``.
+
+    ``unread_code`` names the reviewed files of code no analyser reads (``unread.py``): each
+    the model did not read makes the review partial.
 
     Findings are merged first, so each one's confidence comes from all its evidence
     (``confidence.assess``), and ``min_confidence`` then applies to that. ``fail_on`` and
@@ -238,7 +250,11 @@ def synthesize(
         key=lambda f: f.sort_key,
     )
     state, reasons = outcome(
-        reports, files_reviewed, files_not_reviewed, nothing_to_review=nothing_to_review
+        reports,
+        files_reviewed,
+        files_not_reviewed,
+        nothing_to_review=nothing_to_review,
+        unread=unread_code,
     )
     usage = sum((r.status.usage for r in reports), Usage())
     return Review(
@@ -248,7 +264,12 @@ def synthesize(
             findings, state is Outcome.REVIEWED, fail_on, count_disputed=count_disputed
         ),
         summary=summarize(
-            findings, static_reason, state, reasons, sum(r.preexisting for r in reports)
+            findings,
+            static_reason,
+            state,
+            reasons,
+            sum(r.preexisting for r in reports),
+            unread_code,
         ),
         outcome=state,
         outcome_reasons=reasons,
@@ -264,6 +285,7 @@ def synthesize(
         files_reviewed=tuple(files_reviewed),
         files_not_reviewed=tuple(files_not_reviewed),
         not_sent_to_model=not_sent_to_model(reports),
+        unread_code=tuple(unread_code),
     )
 
 
@@ -302,6 +324,13 @@ def with_not_reviewed(review: Review, files: Sequence[SkippedFile]) -> Review:
                 if review.verdict is Verdict.APPROVE and state is not Outcome.REVIEWED
                 else review.verdict
             ),
-            "summary": summarize(review.findings, review.static_only_reason, state, reasons),
+            "summary": summarize(
+                review.findings,
+                review.static_only_reason,
+                state,
+                reasons,
+                review.preexisting,
+                review.unread_code,
+            ),
         }
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pathspec
 
-from code_guard.diff import Change
+from code_guard.diff import Change, FileStatus, decode_diff
 from code_guard.errors import GitHubError
 from code_guard.github.client import GitHubClient
 from code_guard.models import SkippedFile
@@ -69,8 +69,10 @@ def collect_contents(
     """Full text of each reviewable, not-ignored file at ``head_sha``.
 
     Files that are missing, binary or too large are left out and reviewed from the diff alone
-    (the engine rebuilds them from the hunks). A file whose fetch keeps failing (after the
-    client's retries) is reported in ``failed`` and the others still go on to be reviewed.
+    (the engine rebuilds them from the hunks). A file git showed as binary is fetched too, as
+    it may be source (``binary.py``), unless its suffix names a binary format
+    (``Change.reviewable_files``). A file whose fetch keeps failing (after the client's
+    retries) is reported in ``failed`` and the others still go on to be reviewed.
     """
     ignored = pathspec.GitIgnoreSpec.from_lines(ignore)
     local = workspace_head(workspace) == head_sha
@@ -79,9 +81,10 @@ def collect_contents(
     for file in change.reviewable_files:
         if ignored.match_file(file.path):
             continue
+        binary = file.status is FileStatus.BINARY
         try:
             text = (
-                _read_local(workspace, file.path)
+                _read_local(workspace, file.path, binary=binary)
                 if local
                 else client.file_text(file.path, head_sha)
             )
@@ -94,13 +97,17 @@ def collect_contents(
     return Contents(texts=texts, failed=tuple(failed))
 
 
-def _read_local(workspace: Path, relative: str) -> str | None:
+def _read_local(workspace: Path, relative: str, *, binary: bool = False) -> str | None:
     # The pull request controls the checkout: a link in it (to ../.git/config, ../.env, or out
     # of the workspace) is not followed, and nothing under .git is read. Such a file is
     # reviewed from the diff alone.
     data = read_beneath(workspace, relative, MAX_FILE_BYTES)
     if data is None:
         return None
+    if binary:
+        # git showed no hunks to fall back on: its bytes, decoded as the diff is, let
+        # binary.py tell source (a NUL in a comment) from an asset by what they hold.
+        return decode_diff(data)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
