@@ -264,6 +264,34 @@ def test_the_last_value_of_a_repeated_key_is_the_one_read(table: str, key: str) 
     assert Folding.of(ast.parse(source)).literal_reads == []
 
 
+CONTAINER_ALIASES = {
+    "locals": 'locals()["table"]["t"] = request.args["url"]',
+    "vars": 'vars()["table"]["t"] = request.args["url"]',
+    "own_frame": 'sys._getframe().f_locals["table"]["t"] = request.args["url"]',
+    # a helper elsewhere in the module reaches the caller's frame
+    "callers_frame": "poke()",
+}
+POKE = """
+def poke():
+    sys._getframe(1).f_locals["table"]["t"] = request.args["url"]
+"""
+
+
+def test_a_container_nothing_else_reaches_is_read_as_built() -> None:
+    source = _chosen('{"t": "https://a.example"}', '"t"')
+    assert len(Folding.of(ast.parse(source)).literal_reads) == 1
+
+
+@pytest.mark.parametrize("case", sorted(CONTAINER_ALIASES))
+def test_a_container_reached_through_a_namespace_is_not_read_as_built(case: str) -> None:
+    source = route(
+        f'table = {{"t": "https://a.example"}}\n{CONTAINER_ALIASES[case]}\n'
+        'return requests.get(table["t"]).text\n'
+    )
+    source = source.replace("\n\n@app.route", POKE + "\n\n@app.route")
+    assert Folding.of(ast.parse(source)).literal_reads == []
+
+
 def test_a_literal_last_value_is_still_a_literal_read() -> None:
     source = _chosen('{"t": request.args["url"], "t": "https://a.example"}', '"t"')
     assert len(Folding.of(ast.parse(source)).literal_reads) == 1

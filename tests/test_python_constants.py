@@ -11,7 +11,7 @@ import pytest
 from semgrep_snippets import line_containing, run_snippets
 
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.python.constants import Folding, _Scope, _shadowed, pruned_source
+from code_guard.tools.python.constants import Folding, _module_facts, _Scope, pruned_source
 from code_guard.tools.python.taint import PythonTaintTool
 
 HEAD = """\
@@ -213,10 +213,10 @@ FOLDS_SOMEWHERE = {
 def _every_scope_folded(tree: ast.AST) -> Folding:
     """Folding without the pre-scan: every scope run, as before it existed."""
     found = Folding()
-    shadowed = _shadowed(tree)
+    facts = _module_facts(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
-            _Scope(found, node, shadowed).run()
+            _Scope(found, node, facts).run()
     return found
 
 

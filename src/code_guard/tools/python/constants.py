@@ -185,11 +185,11 @@ class Folding:
         """Fold every function (and the module's own statements) of ``tree``."""
         found = cls()
         scopes = _foldable(tree)
-        shadowed = _shadowed(tree) if scopes else frozenset()
+        facts = _module_facts(tree) if scopes else _ModuleFacts()
         for node in scopes:
             dead, reads = len(found.dead), len(found.literal_reads)
             try:
-                _Scope(found, node, shadowed).run()
+                _Scope(found, node, facts).run()
             except RecursionError:
                 # an expression nested thousands deep (a generated sum): leave the scope
                 # unfolded rather than half folded
@@ -377,6 +377,9 @@ _NAMESPACE_ATTRS = frozenset({"__dict__", "modules", "f_globals", "f_locals", "_
 # A function's own locals change only through its bindings, or through its frame's
 # ``f_locals``, which writes through since Python 3.13 (PEP 667).
 _FRAME_ATTRS = frozenset({"f_locals"})
+# ``locals()`` and ``vars()`` in a function cannot rebind its names, but hand out its
+# containers, which may then change through the dict.
+_LOCALS_READERS = frozenset({"locals", "vars"})
 
 
 class _Everything:
@@ -442,7 +445,7 @@ def _untracked(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> Co
     ``sys.modules``) tracks nothing, nor does a function that reaches a frame's locals."""
     module = isinstance(scope, ast.Module)
     attrs = _NAMESPACE_ATTRS if module else _FRAME_ATTRS
-    writers = _NAMESPACE_WRITERS if module else frozenset()
+    writers = _NAMESPACE_WRITERS if module else _LOCALS_READERS
     untracked: set[str] = set()
     followed: set[int] = set()
     todo: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in scope.body]
@@ -462,23 +465,36 @@ def _untracked(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> Co
     return untracked
 
 
-def _shadowed(tree: ast.AST) -> Container[str]:
-    """The names bound anywhere in ``tree`` (every name, after a star import): a call of one
-    of them may not be the builtin or module function its name suggests. ``import base64``
-    binds ``base64`` to itself and shadows nothing."""
+@dataclass(frozen=True)
+class _ModuleFacts:
+    """What every scope of a module must know of the whole module."""
+
+    # names that may not be the builtin or module function they look like
+    shadowed: Container[str] = frozenset()
+    # whether some code reaches a frame's locals (``f_locals``): any function's names and
+    # containers may change through it
+    frames: bool = False
+
+
+def _module_facts(tree: ast.AST) -> _ModuleFacts:
+    """The names bound anywhere in ``tree`` (every name, after a star import), and whether it
+    reaches a frame's locals. ``import base64`` binds ``base64`` to itself, shadowing nothing."""
     shadowed: set[str] = set()
     itself: set[int] = set()  # the aliases of ``import x`` (ast.walk meets them after it)
+    star = frames = False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             itself.update(id(alias) for alias in node.names if alias.asname is None)
         elif isinstance(node, ast.alias) and node.name == "*":
-            return _Everything()
+            star = True
+        elif isinstance(node, ast.Attribute) and node.attr in _FRAME_ATTRS:
+            frames = True
         elif id(node) in itself:
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             shadowed.add(node.id)
         shadowed.update(_bound_by(node))
-    return shadowed
+    return _ModuleFacts(_Everything() if star else frozenset(shadowed), frames)
 
 
 # Module-level code that runs nothing written elsewhere (see ``_Scope._inert``): names,
@@ -497,13 +513,15 @@ class _Scope:
         self,
         found: Folding,
         node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef,
-        shadowed: Container[str],
+        facts: _ModuleFacts,
     ) -> None:
         self.found = found
         self.node = node
-        self.untracked = _untracked(node)  # names a form the run does not follow may rebind
-        self.shadowed = shadowed  # names that may not be the builtin they look like
         self.module = isinstance(node, ast.Module)
+        # names a form the run does not follow may rebind (every name, where a frame's
+        # locals are reached from anywhere in the module)
+        self.untracked = _Everything() if facts.frames else _untracked(node)
+        self.shadowed = facts.shadowed  # names that may not be the builtin they look like
         self.future_annotations = self.module and any(
             isinstance(stmt, ast.ImportFrom)
             and stmt.module == "__future__"
