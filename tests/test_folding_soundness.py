@@ -7,6 +7,9 @@ A real constant still folds, and a pruned decorated function leaves a copy Semgr
 from __future__ import annotations
 
 import ast
+import builtins
+import keyword
+import re
 import tempfile
 from pathlib import Path
 
@@ -196,23 +199,55 @@ def _wrapped(form: str, wrapper: str) -> str:
     return wrapper.format(form, indented)
 
 
+# Names a drawn name must not take: Python's own, and those the snippets use.
+_TAKEN = (
+    set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist)
+    | {"os", "sys", "requests", "request", "suppress", "app", "fetch", "inner", "other", "arg"}
+)  # fmt: skip
+NAMES = st.from_regex(r"[a-z_][a-z0-9_]{0,7}", fullmatch=True).filter(lambda n: n not in _TAKEN)
+
+
+def _renamed(text: str, name: str) -> str:
+    return re.sub(r"\bflag\b", name, text)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from(sorted(FUNCTION_REBINDS)),
     st.sampled_from(_WRAPPERS),
     st.sampled_from(["False", "0", '""', "None", "1 > 2", "7 * 18 + 106 < 200"]),
     st.booleans(),
+    NAMES,
 )
 def test_property_any_rebinding_turns_folding_off(
-    form: str, wrapper: str, value: str, negated: bool
+    form: str, wrapper: str, value: str, negated: bool, name: str
 ) -> None:
     rebind = _wrapped(FUNCTION_REBINDS[form], wrapper)
     source = flag_route(rebind, value=value)
     if negated:  # the same with a literal that is true, tested by ``not``
         source = source.replace("if flag:", "if not flag:").replace(f"flag = {value}", "flag = 1")
+    source = _renamed(source, name)
     ast.parse(source)
     assert sink_kept(source)
     assert line_containing(source, "# sink") in ssrf_lines(source)
+
+
+# What does not rebind the name leaves the folding as it was: the branch is still pruned.
+NOT_REBINDING = [
+    'other = request.args.get("d")',
+    'print(request.args.get("d"))',
+    "for other in request.args:\n    pass",
+    "other = [arg for arg in request.args]",
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(NOT_REBINDING), st.sampled_from(_WRAPPERS[:3]), NAMES)
+def test_property_what_does_not_rebind_keeps_the_folding(
+    statement: str, wrapper: str, name: str
+) -> None:
+    source = _renamed(flag_route(_wrapped(statement, wrapper)), name)
+    assert not sink_kept(source)
 
 
 @settings(max_examples=40, deadline=None)
