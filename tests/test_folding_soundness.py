@@ -256,6 +256,12 @@ def test_property_module_code_that_may_rebind_turns_folding_off(form: str, value
     assert sink_kept(flag_module(MODULE_REBINDS[form], value=value))
 
 
+def test_a_format_too_wide_to_build_is_not_folded() -> None:
+    wide = route(f'pad = "%0999999999d" % 7\nif pad == "7":\n    {SINK}\n')
+    assert sink_kept(wide)  # and the reviewer did not build a gigabyte to find out
+    assert not sink_kept(wide.replace("%0999999999d", "%04d"))
+
+
 # --- 2. ``is`` ---------------------------------------------------------------------------
 
 
@@ -552,3 +558,12 @@ def test_a_real_constant_condition_stays_silent(
     code, result = review(capsys, tmp_path, {"app.py": source.replace("> 200", "< 200")})
     assert code == EXIT_FINDINGS
     assert any(f.category == "ssrf" for f in result.findings)
+
+
+def test_a_command_built_by_a_rebound_builtin_keeps_bandits_finding(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    prelude = "from flask import request\n\n\ndef str(value):\n    return request.args['cmd']\n\n\n"
+    source = prelude + BANDIT_SOURCE.format(call='str("ls")')
+    _, result = review(capsys, tmp_path, {"app.py": source})
+    assert any("bandit:B605" in f.sources for f in result.findings)

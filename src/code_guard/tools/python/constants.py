@@ -14,9 +14,21 @@ conservative, so that the analysers see only code that can run:
   and keys (``append``, ``insert``, ``pop``, ``x[k] = v``, ``x[k]``, ``x.get(k)``);
 - an ``if`` or conditional expression whose test folds to a constant has a dead branch;
   an ``and``/``or`` decided by its left operand has a dead right one;
-- anything else forgets what it touches: a name assigned in a loop, a ``try``, a ``match``,
-  by unpacking or in a nested scope; a container read anywhere but in the forms above (it may
-  be aliased or changed there); a name declared ``global`` or ``nonlocal``.
+- anything else forgets what it touches: a name assigned in a loop, a ``try``, a ``with``
+  (its manager may swallow what the body raises), a ``match``; a container read anywhere but
+  in the forms above (it may be aliased or changed there).
+
+The pull request's author writes the code folded, so a branch is pruned only on proof
+(``_untracked``): a name is followed only when every binding of it in its scope is a plain
+``=``, annotated or augmented assignment; any other form (a walrus, an import, a ``def`` or
+``class``, a loop, ``with`` or ``except`` target, an unpacking, ``del``, a ``match`` capture,
+``global``/``nonlocal``, a mention in a nested scope) leaves it unknown, and so does the whole
+scope where a namespace may be written another way (``globals()``, ``setattr``, ``exec``, a
+star import, ``sys.modules``, a frame's ``f_locals``, ``locals()`` in a function). At module
+level, any statement that may run code written elsewhere (a call, an import, a decorator, a
+class body, an attribute, operator or truth test of a value not built from literals) forgets
+every name first (``_Scope._inert``). ``is`` never folds; a repeated dict key keeps its last
+value; a call counts as pure only when the file does not rebind its name.
 
 ``Folding.of(tree)`` gives the dead code, the element reads that fold to a literal, and the
 calls whose first argument is built from literals only. ``pruned_source`` rewrites a source
@@ -158,6 +170,11 @@ def _builtin_codec(call: ast.Call) -> bool:
     )
 
 
+# ``"%0999999999d" % 1`` builds a gigabyte before its length can be checked: a ``%`` format
+# with a width or precision this long is not folded.
+_WIDE_FORMAT = re.compile(r"%[^%a-zA-Z]*\d{5,}")
+
+
 def _fold_binop(op: ast.operator, left: Any, right: Any) -> Val:
     fn = _BINOPS.get(type(op))
     if fn is None:
@@ -165,6 +182,10 @@ def _fold_binop(op: ast.operator, left: Any, right: Any) -> Val:
     for text, times in ((left, right), (right, left)):
         repeated = isinstance(text, str | bytes) and type(times) is int
         if repeated and len(text) * max(times, 0) > _MAX_STR:
+            return STATIC
+    if isinstance(op, ast.Mod) and isinstance(left, str | bytes):
+        spec = left if isinstance(left, str) else left.decode("latin-1")
+        if _WIDE_FORMAT.search(spec):
             return STATIC
     try:
         return _const(fn(left, right))
