@@ -270,14 +270,21 @@ def test_a_format_too_wide_to_build_is_not_folded() -> None:
     [
         'mode is "abab"',  # CPython folds ``"ab" * 2`` at compile time: the same object
         'mode is not "abab"',
-        "mode is None",
-        "(mode is None) == False",
+        '(mode is "abab") == False',
         '"ab" * 2 is "abab"',
+        "count is 257",  # small ints are cached, larger ones may or may not be
+        "count + 1 is not 258",
     ],
 )
-def test_is_never_folds(test: str) -> None:
-    source = route(f'mode = "ab" * 2\nif {test}:\n    {SINK}\n')
+def test_identity_of_values_does_not_fold(test: str) -> None:
+    source = route(f'mode = "ab" * 2\ncount = 257\nif {test}:\n    {SINK}\n')
     assert sink_kept(source)
+
+
+@pytest.mark.parametrize("test", ["mode is None", "done is not False", "None is not None"])
+def test_identity_with_a_singleton_still_folds(test: str) -> None:
+    source = route(f'mode = "ab" * 2\ndone = False\nif {test}:\n    {SINK}\n')
+    assert not sink_kept(source)
 
 
 def test_equality_still_folds() -> None:

@@ -27,8 +27,9 @@ scope where a namespace may be written another way (``globals()``, ``setattr``, 
 star import, ``sys.modules``, a frame's ``f_locals``, ``locals()`` in a function). At module
 level, any statement that may run code written elsewhere (a call, an import, a decorator, a
 class body, an attribute, operator or truth test of a value not built from literals) forgets
-every name first (``_Scope._inert``). ``is`` never folds; a repeated dict key keeps its last
-value; a call counts as pure only when the file does not rebind its name.
+every name first (``_Scope._inert``). ``is`` folds only against None, True or False; a
+repeated dict key keeps its last value; a call counts as pure only when the file does not
+rebind its name.
 
 ``Folding.of(tree)`` gives the dead code, the element reads that fold to a literal, and the
 calls whose first argument is built from literals only. ``pruned_source`` rewrites a source
@@ -141,7 +142,9 @@ _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.GtE: operator.ge,
     ast.In: lambda a, b: a in b,
     ast.NotIn: lambda a, b: a not in b,
-}  # never ``is``: its answer is the interpreter's object identity, not the values' own
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
 # Calls whose result is built from their arguments alone: literals in, literal-built out.
 _PURE_CALLS = frozenset({"str", "int", "float", "bool", "len", "repr", "bytes"})
 _PURE_MODULES = ("base64.", "urllib.parse.", "html.", "string.")
@@ -158,6 +161,20 @@ _BUILTIN_CODECS = frozenset(
     {"utf-8", "utf8", "ascii", "latin-1", "latin1", "iso-8859-1", "strict", "ignore", "replace"}
 )
 _LIST_MUTATORS = frozenset({"append", "insert", "pop", "extend", "clear"})
+
+
+def _decided(ops: Sequence[ast.cmpop], values: Sequence[Val]) -> bool:
+    """Whether Python itself fixes each answer of a chain of comparisons of literals. An
+    ``is`` is fixed only against None, True or False, the singletons; any other identity is
+    the interpreter's choice (``"ab" * 2 is "abab"`` is true compiled, false computed)."""
+    return all(
+        not isinstance(op, ast.Is | ast.IsNot) or _singleton(a) or _singleton(b)
+        for op, a, b in zip(ops, values, values[1:], strict=False)
+    )
+
+
+def _singleton(value: Val) -> bool:
+    return value.value is None or type(value.value) is bool
 
 
 def _builtin_codec(call: ast.Call) -> bool:
@@ -859,8 +876,7 @@ class _Scope:
             return self._boolop(node, ev, dead)
         if isinstance(node, ast.Compare):
             values = [ev(node.left), *(ev(c) for c in node.comparators)]
-            foldable = all(type(op) in _COMPARE for op in node.ops)
-            if foldable and all(v.kind == _Kind.CONST for v in values):
+            if all(v.kind == _Kind.CONST for v in values) and _decided(node.ops, values):
                 try:
                     result = all(
                         _COMPARE[type(op)](a.value, b.value)
