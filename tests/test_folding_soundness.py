@@ -350,6 +350,7 @@ def test_a_literal_last_value_is_still_a_literal_read() -> None:
 LEAVES_OR_NOT = {
     "with_suppress_raise": ('with suppress(ValueError):\n        raise ValueError("skip")', True),
     "with_suppress_return": ('with suppress(ValueError):\n        return "early"', True),
+    # a try always leaves here, but folding does not follow a try: kept, conservatively
     "try_finally_return": ('try:\n        return "early"\n    finally:\n        pass', True),
     "while_true_break": ("while True:\n        break", True),
     "assert_false": ("assert False", True),  # gone under ``python -O``
