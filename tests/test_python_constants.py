@@ -11,7 +11,7 @@ import pytest
 from semgrep_snippets import line_containing, run_snippets
 
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.python.constants import Folding, _Scope, pruned_source
+from code_guard.tools.python.constants import Folding, _module_facts, _Scope, pruned_source
 from code_guard.tools.python.taint import PythonTaintTool
 
 HEAD = """\
@@ -219,9 +219,10 @@ FOLDS_SOMEWHERE = {
 def _every_scope_folded(tree: ast.AST) -> Folding:
     """Folding without the pre-scan: every scope run, as before it existed."""
     found = Folding()
+    facts = _module_facts(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
-            _Scope(found, node).run()
+            _Scope(found, node, facts).run()
     return found
 
 

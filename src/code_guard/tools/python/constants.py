@@ -14,9 +14,22 @@ conservative, so that the analysers see only code that can run:
   and keys (``append``, ``insert``, ``pop``, ``x[k] = v``, ``x[k]``, ``x.get(k)``);
 - an ``if`` or conditional expression whose test folds to a constant has a dead branch;
   an ``and``/``or`` decided by its left operand has a dead right one;
-- anything else forgets what it touches: a name assigned in a loop, a ``try``, a ``match``,
-  by unpacking or in a nested scope; a container read anywhere but in the forms above (it may
-  be aliased or changed there); a name declared ``global`` or ``nonlocal``.
+- anything else forgets what it touches: a name assigned in a loop, a ``try``, a ``with``
+  (its manager may swallow what the body raises), a ``match``; a container read anywhere but
+  in the forms above (it may be aliased or changed there).
+
+The pull request's author writes the code folded, so a branch is pruned only on proof
+(``_untracked``): a name is followed only when every binding of it in its scope is a plain
+``=``, annotated or augmented assignment; any other form (a walrus, an import, a ``def`` or
+``class``, a loop, ``with`` or ``except`` target, an unpacking, ``del``, a ``match`` capture,
+``global``/``nonlocal``, a mention in a nested scope) leaves it unknown, and so does the whole
+scope where a namespace may be written another way (``globals()``, ``setattr``, ``exec``, a
+star import, ``sys.modules``, a frame's ``f_locals``, ``locals()`` in a function). At module
+level, any statement that may run code written elsewhere (a call, an import, a decorator, a
+class body, an attribute, operator or truth test of a value not built from literals) forgets
+every name first (``_Scope._inert``). ``is`` folds only against None, True or False; a
+repeated dict key keeps its last value; a call counts as pure only when the file does not
+rebind its name.
 
 ``Folding.of(tree)`` gives the dead code, the element reads that fold to a literal, and the
 calls whose first argument is built from literals only. ``pruned_source`` rewrites a source
@@ -32,7 +45,7 @@ import operator
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,7 +154,42 @@ _PURE_METHODS = frozenset(
         "decode", "title", "capitalize", "casefold", "removeprefix", "removesuffix", "zfill",
     }
 )  # fmt: skip
+# ``encode`` and ``decode`` run a codec and an error handler looked up by name, and code may
+# register its own (``codecs.register``): only those Python builds in stay pure.
+_CODEC_METHODS = frozenset({"encode", "decode"})
+_BUILTIN_CODECS = frozenset(
+    {"utf-8", "utf8", "ascii", "latin-1", "latin1", "iso-8859-1", "strict", "ignore", "replace"}
+)
 _LIST_MUTATORS = frozenset({"append", "insert", "pop", "extend", "clear"})
+
+
+def _decided(ops: Sequence[ast.cmpop], values: Sequence[Val]) -> bool:
+    """Whether Python itself fixes each answer of a chain of comparisons of literals. An
+    ``is`` is fixed only against None, True or False, the singletons; any other identity is
+    the interpreter's choice (``"ab" * 2 is "abab"`` is true compiled, false computed)."""
+    return all(
+        not isinstance(op, ast.Is | ast.IsNot) or _singleton(a) or _singleton(b)
+        for op, a, b in zip(ops, values, values[1:], strict=False)
+    )
+
+
+def _singleton(value: Val) -> bool:
+    return value.value is None or type(value.value) is bool
+
+
+def _builtin_codec(call: ast.Call) -> bool:
+    """Whether each argument of ``call`` (an ``encode`` or ``decode``) names a built-in codec
+    or error handler, as a literal."""
+    values = [*call.args, *(k.value for k in call.keywords)]
+    return all(
+        isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value in _BUILTIN_CODECS
+        for v in values
+    )
+
+
+# ``"%0999999999d" % 1`` builds a gigabyte before its length can be checked: a ``%`` format
+# with a width or precision this long is not folded.
+_WIDE_FORMAT = re.compile(r"%[^%a-zA-Z]*\d{5,}")
 
 
 def _fold_binop(op: ast.operator, left: Any, right: Any) -> Val:
@@ -151,6 +199,10 @@ def _fold_binop(op: ast.operator, left: Any, right: Any) -> Val:
     for text, times in ((left, right), (right, left)):
         repeated = isinstance(text, str | bytes) and type(times) is int
         if repeated and len(text) * max(times, 0) > _MAX_STR:
+            return STATIC
+    if isinstance(op, ast.Mod) and isinstance(left, str | bytes):
+        spec = left if isinstance(left, str) else left.decode("latin-1")
+        if _WIDE_FORMAT.search(spec):
             return STATIC
     try:
         return _const(fn(left, right))
@@ -170,10 +222,12 @@ class Folding:
     def of(cls, tree: ast.AST) -> Folding:
         """Fold every function (and the module's own statements) of ``tree``."""
         found = cls()
-        for node in _foldable(tree):
+        scopes = _foldable(tree)
+        facts = _module_facts(tree) if scopes else _ModuleFacts()
+        for node in scopes:
             dead, reads = len(found.dead), len(found.literal_reads)
             try:
-                _Scope(found, node).run()
+                _Scope(found, node, facts).run()
             except RecursionError:
                 # an expression nested thousands deep (a generated sum): leave the scope
                 # unfolded rather than half folded
@@ -347,20 +401,171 @@ def _may_be_static(node: ast.expr, maybe: set[str]) -> bool:
     return False  # attributes, lambdas, comprehensions and the rest: ``TOP``
 
 
+# ---------------------------------------------------------------------------------------------
+# Which names a scope may track: those no binding form the abstract run does not follow can
+# rebind (the pull request's author may rebind a name to fool the folding)
+
+# Builtins through which code writes a module's namespace without a binding the tree shows,
+# and attributes that reach a namespace or a frame's locals: a module that uses any of them
+# anywhere has no module-level name folding can vouch for.
+_NAMESPACE_WRITERS = frozenset(
+    {"globals", "vars", "locals", "exec", "eval", "setattr", "delattr", "__import__", "compile"}
+)
+_NAMESPACE_ATTRS = frozenset({"__dict__", "modules", "f_globals", "f_locals", "__setattr__"})
+# A function's own locals change only through its bindings, or through its frame's
+# ``f_locals``, which writes through since Python 3.13 (PEP 667).
+_FRAME_ATTRS = frozenset({"f_locals"})
+# ``locals()`` and ``vars()`` in a function cannot rebind its names, but hand out its
+# containers, which may then change through the dict.
+_LOCALS_READERS = frozenset({"locals", "vars"})
+
+
+class _Everything:
+    """Every name: the untracked names of a scope that cannot vouch for any."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+def _bound_by(node: ast.AST) -> Iterator[str]:
+    """The names ``node`` binds by a form other than an ``ast.Name`` target: an import, a
+    ``def`` or ``class``, an ``except ... as``, a ``match`` capture, a ``global`` or
+    ``nonlocal`` declaration, a parameter, a type parameter (3.12)."""
+    if isinstance(node, ast.alias):
+        yield (node.asname or node.name).split(".")[0]
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name
+    elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        if node.name:
+            yield node.name
+    elif isinstance(node, ast.MatchMapping):
+        if node.rest:
+            yield node.rest
+    elif isinstance(node, ast.Global | ast.Nonlocal):
+        yield from node.names
+    elif isinstance(node, ast.arg):
+        yield node.arg
+    elif type(node).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):
+        yield node.name  # type: ignore[attr-defined]
+
+
+def _followed_targets(node: ast.AST) -> Iterator[ast.Name]:
+    """The name ``node`` assigns in a form ``_Scope`` follows statement by statement: one
+    plain target of ``=``, an annotated one with a value, an augmented one."""
+    if isinstance(node, ast.Assign):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            yield node.targets[0]
+    elif isinstance(node, ast.AnnAssign):
+        if node.value is not None and isinstance(node.target, ast.Name):
+            yield node.target
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        yield node.target
+
+
+def _writes_namespace(node: ast.AST, attrs: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether ``node`` is a name in ``names``, an attribute in ``attrs`` or a star import."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Attribute):
+        return node.attr in attrs
+    return isinstance(node, ast.alias) and node.name == "*"
+
+
+def _untracked(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> Container[str]:
+    """The names of ``scope`` whose value ``_Scope`` must not track, in one walk of it.
+
+    A whitelist: a name is tracked only when every binding of it in the scope is one the run
+    follows in order (``_followed_targets``). Any other form (a walrus, a loop, ``with`` or
+    ``except`` target, an unpacking, ``del``, an import, a ``def`` or ``class``, a ``match``
+    capture, ``global``/``nonlocal``), and any mention in a nested scope (which may rebind it
+    with ``nonlocal`` or ``global``), leaves it untracked. A module that may write its
+    namespace by other means (``globals()``, ``setattr``, ``exec``, a star import,
+    ``sys.modules``) tracks nothing, nor does a function that reaches a frame's locals."""
+    module = isinstance(scope, ast.Module)
+    attrs = _NAMESPACE_ATTRS if module else _FRAME_ATTRS
+    writers = _NAMESPACE_WRITERS if module else _LOCALS_READERS
+    untracked: set[str] = set()
+    followed: set[int] = set()
+    todo: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in scope.body]
+    while todo:
+        node, nested = todo.pop()
+        if _writes_namespace(node, attrs, writers):
+            return _Everything()
+        untracked.update(_bound_by(node))
+        if isinstance(node, ast.Name) and (
+            nested or (not isinstance(node.ctx, ast.Load) and id(node) not in followed)
+        ):
+            untracked.add(node.id)
+        elif not nested:
+            followed.update(id(target) for target in _followed_targets(node))
+        inner = nested or isinstance(node, _NESTED)
+        todo.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return untracked
+
+
+@dataclass(frozen=True)
+class _ModuleFacts:
+    """What every scope of a module must know of the whole module."""
+
+    # names that may not be the builtin or module function they look like
+    shadowed: Container[str] = frozenset()
+    # whether some code reaches a frame's locals (``f_locals``): any function's names and
+    # containers may change through it
+    frames: bool = False
+
+
+def _module_facts(tree: ast.AST) -> _ModuleFacts:
+    """The names bound anywhere in ``tree`` (every name, after a star import), and whether it
+    reaches a frame's locals. ``import base64`` binds ``base64`` to itself, shadowing nothing."""
+    shadowed: set[str] = set()
+    itself: set[int] = set()  # the aliases of ``import x`` (ast.walk meets them after it)
+    star = frames = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            itself.update(id(alias) for alias in node.names if alias.asname is None)
+        elif isinstance(node, ast.alias) and node.name == "*":
+            star = True
+        elif isinstance(node, ast.Attribute) and node.attr in _FRAME_ATTRS:
+            frames = True
+        elif id(node) in itself:
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            shadowed.add(node.id)
+        shadowed.update(_bound_by(node))
+    return _ModuleFacts(_Everything() if star else frozenset(shadowed), frames)
+
+
+# Module-level code that runs nothing written elsewhere (see ``_Scope._inert``): names,
+# literals and containers of them, and operations whose operands are built from literals.
+_INERT_PARTS = (
+    ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.JoinedStr,
+    ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop,
+)  # fmt: skip
+_INERT_OPERATIONS = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.FormattedValue)
+
+
 class _Scope:
     """The abstract run of one function body (or a module's statements)."""
 
-    def __init__(self, found: Folding, node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef):
+    def __init__(
+        self,
+        found: Folding,
+        node: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef,
+        facts: _ModuleFacts,
+    ) -> None:
         self.found = found
         self.node = node
-        # Names a nested scope or a global/nonlocal statement touches are never tracked.
-        self.untracked: set[str] = set()
-        for stmt in node.body:
-            for sub in ast.walk(stmt):
-                if isinstance(sub, ast.Global | ast.Nonlocal):
-                    self.untracked.update(sub.names)
-                elif isinstance(sub, _NESTED):
-                    self.untracked.update(n.id for n in ast.walk(sub) if isinstance(n, ast.Name))
+        self.module = isinstance(node, ast.Module)
+        # names a form the run does not follow may rebind (every name, where a frame's
+        # locals are reached from anywhere in the module)
+        self.untracked = _Everything() if facts.frames else _untracked(node)
+        self.shadowed = facts.shadowed  # names that may not be the builtin they look like
+        self.future_annotations = self.module and any(
+            isinstance(stmt, ast.ImportFrom)
+            and stmt.module == "__future__"
+            and any(alias.name == "annotations" for alias in stmt.names)
+            for stmt in node.body
+        )
 
     def run(self) -> None:
         found = self.found
@@ -385,6 +590,11 @@ class _Scope:
         return env, False
 
     def stmt(self, stmt: ast.stmt, env: Env) -> tuple[Env, bool]:
+        if self.module and not self._inert(stmt, env):
+            # Code that runs at module level may rebind the module's names from elsewhere: a
+            # callee, an import (of a module that imports this one back), a decorator, a
+            # class body, an attribute, operator or truth test of an object made elsewhere.
+            env = {}
         if isinstance(stmt, _SCOPES):
             return env, False
         if isinstance(stmt, ast.If):
@@ -408,10 +618,62 @@ class _Scope:
             for item in stmt.items:
                 self._calls(item.context_expr, env)
             env = self._forget_targets([i.optional_vars for i in stmt.items], env)
-            return self.block(stmt.body, env)
+            self.block(stmt.body, dict(env))
+            # A context manager may swallow an exception from anywhere in the body: the
+            # block never surely leaves, and after it each name the body assigns may hold
+            # any of its values (as after a ``try``).
+            return self._forget(stmt, env, containers=True), False
         if isinstance(stmt, ast.Match):
             return self._forget(stmt, env, containers=True), False
         return self.simple(stmt, env)
+
+    def _inert(self, stmt: ast.stmt, env: Env) -> bool:
+        """Whether ``stmt`` (at module level) runs nothing but built-in operations on values
+        built from literals: it binds plain names, defines an undecorated function, or tests
+        a literal-built value."""
+        if isinstance(stmt, ast.Pass):
+            return True
+        if isinstance(stmt, ast.If):
+            test = self.expr(stmt.test, env, record=False)
+            return test.static and self._inert_expr(stmt.test, env)
+        if isinstance(stmt, ast.Expr):
+            return self._inert_expr(stmt.value, env)
+        if isinstance(stmt, ast.Assign):
+            named = all(isinstance(t, ast.Name) for t in stmt.targets)
+            return named and self._inert_expr(stmt.value, env)
+        if isinstance(stmt, ast.AnnAssign):
+            annotation = self.future_annotations or self._inert_expr(stmt.annotation, env)
+            value = stmt.value is None or self._inert_expr(stmt.value, env)
+            return isinstance(stmt.target, ast.Name) and annotation and value
+        if isinstance(stmt, ast.AugAssign):
+            target = stmt.target
+            held = isinstance(target, ast.Name) and self.expr(target, env, record=False).static
+            value = self.expr(stmt.value, env, record=False).static
+            return held and value and self._inert_expr(stmt.value, env)
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and not stmt.decorator_list:
+            run = [*stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]
+            if not self.future_annotations:
+                arguments = [*stmt.args.posonlyargs, *stmt.args.args, *stmt.args.kwonlyargs]
+                arguments += [a for a in (stmt.args.vararg, stmt.args.kwarg) if a is not None]
+                run += [a.annotation for a in arguments if a.annotation is not None]
+                run += [stmt.returns] if stmt.returns is not None else []
+            return all(self._inert_expr(e, env) for e in run)
+        return False
+
+    def _inert_expr(self, node: ast.expr, env: Env) -> bool:
+        """Whether evaluating ``node`` reads names and builds literals only, each operator,
+        comparison and truth test applied to values built from literals."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Dict) and None in sub.keys:
+                return False  # ``**x`` reads a mapping made elsewhere
+            if isinstance(sub, _INERT_PARTS):
+                continue
+            if not isinstance(sub, _INERT_OPERATIONS):
+                return False
+            operands = [o for o in ast.iter_child_nodes(sub) if isinstance(o, ast.expr)]
+            if not all(self.expr(o, env, record=False).static for o in operands):
+                return False
+        return True
 
     def if_(self, stmt: ast.If, env: Env) -> tuple[Env, bool]:
         test = self.expr(stmt.test, env)
@@ -614,7 +876,7 @@ class _Scope:
             return self._boolop(node, ev, dead)
         if isinstance(node, ast.Compare):
             values = [ev(node.left), *(ev(c) for c in node.comparators)]
-            if all(v.kind == _Kind.CONST for v in values):
+            if all(v.kind == _Kind.CONST for v in values) and _decided(node.ops, values):
                 try:
                     result = all(
                         _COMPARE[type(op)](a.value, b.value)
@@ -644,7 +906,10 @@ class _Scope:
             keys = [ev(k) if k is not None else TOP for k in node.keys]
             values = [ev(v) for v in node.values]
             if all(k.kind == _Kind.CONST for k in keys):
-                return Val(_Kind.DICT, tuple(zip((k.value for k in keys), values, strict=True)))
+                # through a real dict: a repeated key keeps its last value (and its first
+                # spelling, ``{1: a, True: b}`` is ``{1: b}``), as Python builds it
+                built = dict(zip((k.value for k in keys), values, strict=True))
+                return Val(_Kind.DICT, tuple(built.items()))
             return TOP
         if isinstance(node, ast.Subscript):
             return self._element(node, env, recognised, ev, record and not in_fstring)
@@ -725,8 +990,13 @@ class _Scope:
         name = dotted(func)
         if isinstance(func, ast.Attribute) and func.attr in _PURE_METHODS:
             receiver = ev(func.value)
-            return STATIC if receiver.static and everything_static else TOP
-        if everything_static and (name in _PURE_CALLS or name.startswith(_PURE_MODULES)):
+            pure = func.attr not in _CODEC_METHODS or _builtin_codec(node)
+            return STATIC if receiver.static and everything_static and pure else TOP
+        if (
+            everything_static
+            and (name in _PURE_CALLS or name.startswith(_PURE_MODULES))
+            and name.split(".")[0] not in self.shadowed  # ``def str(x): ...`` is not ``str``
+        ):
             return STATIC
         if not isinstance(func, ast.Name):
             ev(func)
@@ -799,9 +1069,13 @@ def _edits(tree: ast.AST, lines: Sequence[str]) -> list[Edit]:
         if end_line is None or end_col is None:
             continue
         line, col = node.lineno, node.col_offset  # type: ignore[attr-defined]
+        # A decorated ``def`` or ``class`` starts at its first ``@`` (its own line is that of
+        # the keyword): a decorator left in front of ``pass`` would not parse.
+        decorators = getattr(node, "decorator_list", None) or []
+        line = min([line, *(d.lineno for d in decorators)])
         if not (0 < line <= end_line <= len(lines)):
             continue
-        start = (line, char_col(lines[line - 1], col))
+        start = (line, char_col(lines[line - 1], col))  # the ``@`` is at the keyword's column
         end = (end_line, char_col(lines[end_line - 1], end_col))
         edits.append(Edit(start, end, isinstance(node, ast.stmt)))
     edits.sort(key=lambda e: (e.start, (-e.end[0], -e.end[1])))

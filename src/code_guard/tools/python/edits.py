@@ -24,25 +24,10 @@ class Edit:
 def apply_edit(lines: list[str], edit: Edit) -> bool:
     """Make ``edit`` to ``lines`` (changed in place), every other character where it was;
     False, and nothing changed, where that cannot be done without moving one."""
-    (line, col), (end_line, end_col) = edit.start, edit.end
-    first, last = lines[line - 1], lines[end_line - 1]
-    rest = last[end_col:]
     if edit.statement:
-        # ``pass`` where the statement began, blanks for the rest of it; what follows it on its
-        # last line must be nothing or a comment, or the blanks would cut a line in two.
-        if end_line > line and rest.strip() and not rest.lstrip().startswith("#"):
-            return False
-        width = (len(first) if end_line > line else end_col) - col
-        if width < 4:
-            return False
-        if end_line == line:
-            lines[line - 1] = first[:col] + "pass".ljust(width) + first[end_col:]
-            return True
-        lines[line - 1] = first[:col] + "pass".ljust(width)
-        for number in range(line, end_line - 1):
-            lines[number] = " " * len(lines[number])
-        lines[end_line - 1] = " " * end_col + rest
-        return True
+        return _replace_statement(lines, edit)
+    (line, col), (end_line, end_col) = edit.start, edit.end
+    first = lines[line - 1]
     if end_line != line:
         return False  # an expression over lines may hold the brackets that join them
     width = end_col - col
@@ -54,4 +39,34 @@ def apply_edit(lines: list[str], edit: Edit) -> bool:
     else:
         return False
     lines[line - 1] = first[:col] + literal + first[end_col:]
+    return True
+
+
+def _replace_statement(lines: list[str], edit: Edit) -> bool:
+    """``pass`` where the statement began, blanks for the rest of it. When its first line is
+    too short for ``pass`` (a decorator ``@f``), and the statement starts its line, ``pass``
+    goes on the first line of it that has room, indented as the statement, the lines above
+    it blank."""
+    (line, col), (end_line, end_col) = edit.start, edit.end
+    first, last = lines[line - 1], lines[end_line - 1]
+    rest = last[end_col:]
+    if end_line == line:
+        if end_col - col < 4:
+            return False
+        lines[line - 1] = first[:col] + "pass".ljust(end_col - col) + first[end_col:]
+        return True
+    # What follows the statement on its last line must be nothing or a comment, or the blanks
+    # would cut a line in two.
+    if rest.strip() and not rest.lstrip().startswith("#"):
+        return False
+    indent = first[:col]
+    room = [len(lines[n - 1]) - col for n in range(line, end_line)] + [end_col - col]
+    at = next((line + i for i, width in enumerate(room) if width >= 4), None)
+    if at is None or (at > line and indent.strip()):
+        return False
+    lines[line - 1] = indent + " " * (len(first) - col)
+    for number in range(line, end_line - 1):
+        lines[number] = " " * len(lines[number])
+    lines[end_line - 1] = " " * end_col + rest
+    lines[at - 1] = indent + "pass" + lines[at - 1][col + 4 :]
     return True
