@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
@@ -26,6 +26,7 @@ from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
 from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
+from code_guard.linemap import LineMap, line_map
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     FIX_CHARS,
@@ -189,7 +190,8 @@ class Agent(ABC):
         files = [p for p in sorted(paths) if p in base.disk_paths]
         if not files:
             return []
-        focus = {base.disk_paths[p]: base.focus[p] for p in files}
+        maps = _line_maps(base.lines.items())
+        focus = {base.disk_paths[p]: _analysed(maps.get(p), base.focus[p]) for p in files}
         read = list(focus)
         if tool.reads_other_files:  # the other base files, read for what these call there
             read += sorted(
@@ -202,8 +204,8 @@ class Agent(ABC):
         except ToolError:
             return []
         sigs = []
-        for hit in hits:
-            path = base.real_path(hit.file_path)
+        for hit in _on_git_lines(hits, base.real_path, maps):
+            path = hit.file_path
             if hit.silenced:  # held back on the base too: nothing there to excuse
                 continue
             if path in files and hit.line in base.focus.get(path, ()):
@@ -214,21 +216,22 @@ class Agent(ABC):
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         files = [f for f in ctx.files if tool.applies_to(f.path)]
         paths = [ctx.disk_path(f.path) for f in files]
+        maps = _line_maps((f.path, ctx.request.lines_of(f.path)) for f in files)
         # Findings are kept on added lines only (by default), so tools that pay per line
         # read just those: the cost follows the change, not the size of the files.
         focus = (
-            {ctx.disk_path(f.path): f.added.keys() for f in files}
+            {ctx.disk_path(f.path): _analysed(maps.get(f.path), f.added.keys()) for f in files}
             if ctx.options.added_lines_only
             else None
         )
         try:
-            if isinstance(tool, ChangeTool):  # reads the hunks, not the workspace
-                hits = tool.run_change(ctx.request, files)
+            if isinstance(tool, ChangeTool):  # reads the hunks, numbered as git numbers them
+                hits, maps = tool.run_change(ctx.request, files), {}
             else:
                 hits = tool.run_focused(ctx.workspace, paths, focus)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
-        return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
+        return _on_git_lines(hits, ctx.real_path, maps), None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
         """The finding for ``hit``, through the named filters of ``agents/filtering.py``."""
@@ -444,6 +447,34 @@ def _apply_verdicts(
     if disputed:
         notes.append(f"model disputed {disputed} tool finding(s); they are kept, marked disputed")
     return kept
+
+
+def _line_maps(files: Iterable[tuple[str, Sequence[str]]]) -> dict[str, LineMap]:
+    """The line map of each of ``files`` (path, git lines) whose analysed copy has other
+    lines than git (``linemap``)."""
+    return {path: m for path, lines in files if (m := line_map(path, lines)) is not None}
+
+
+def _analysed(mapping: LineMap | None, lines: Iterable[int]) -> Collection[int]:
+    """Git's ``lines`` of a file as its analysed copy numbers them."""
+    return mapping.to_analysed(lines) if mapping is not None else frozenset(lines)
+
+
+def _on_git_lines(
+    hits: Iterable[ToolHit], real_path: Callable[[str], str], maps: Mapping[str, LineMap]
+) -> list[ToolHit]:
+    """``hits`` on the change's paths and git's line numbers: an analyser that ends a line
+    at a lone ``\\r`` counts more lines than git (``linemap``)."""
+    out = []
+    for hit in hits:
+        path = real_path(hit.file_path)
+        mapping = maps.get(path)
+        if mapping is None:
+            out.append(replace(hit, file_path=path))
+        else:
+            line, end = mapping.to_git(hit.line), mapping.to_git(hit.end_line)
+            out.append(replace(hit, file_path=path, line=line, end_line=end))
+    return out
 
 
 def _read_at_base(hits: Iterable[ToolHit]) -> set[str]:
