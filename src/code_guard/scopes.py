@@ -1,0 +1,127 @@
+"""The function or class each line of a file belongs to, by qualified name.
+
+A result the change only kept must sit in the same function on both sides of it
+(``baseline``): a copy of an old flaw pasted into another function is new. A line's scope is
+the innermost function or class around it (``Class.method``; a nested function ``f.g``), or
+``""`` at module level, which counts as a scope of its own. A definition's own lines (its
+decorators, its signature) belong to it.
+
+Python files are read with Python's parser, lines numbered as git numbers them
+(``linemap``). Other languages, and Python it rejects, by their layout: a line that opens a
+function or class (``function f``, ``func (s *S) f``, ``class A``, ``f(x) {``, an arrow or an
+anonymous function, named by its own line) holds every more indented line after it. The layout
+can be written to mislead, which can only split a match (a result reported): scopes never make
+two results match that the rest of the signature tells apart.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from code_guard.linemap import analysed_text, line_map
+from code_guard.python_parse import parse_python
+from code_guard.tools.base import is_python
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BLOCKS = (ast.stmt, ast.ExceptHandler, ast.match_case)
+
+# A named function, method or class: Python, JavaScript/TypeScript, Go (with its receiver).
+_NAMED = re.compile(
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:async\s+)?"
+    r"(?:def|class|interface|function\s*\*?)\s+([A-Za-z_$][\w$]*)"
+    r"|^\s*func\s+\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*(\w+)"
+    r"|^\s*func\s+(\w+)"
+    r"|^\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*"
+    r"([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::[^{;]*)?\{\s*$"
+)
+# A function without a name of its own: an arrow, ``function (...)``, a Go closure.
+_ANONYMOUS = re.compile(r"=>|\bfunction\b|\bfunc\s*\(")
+_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "return", "else"})
+
+
+def scope_at(path: str, lines: Sequence[str], line: int) -> str:
+    """The scope of git's line ``line`` of ``path``, whose git lines are ``lines``."""
+    return in_table(scopes_of(path, lines), line)
+
+
+def in_table(scopes: Sequence[str], line: int) -> str:
+    """The scope of git's line ``line`` in a file's ``scopes_of`` table."""
+    return scopes[line - 1] if 0 < line <= len(scopes) else ""
+
+
+def scopes_of(path: str, lines: Sequence[str]) -> tuple[str, ...]:
+    """The scope of each git line of ``path`` (index 0 is line 1), whose lines are ``lines``."""
+    return _scopes(path, tuple(lines))
+
+
+@lru_cache(maxsize=64)
+def _scopes(path: str, lines: tuple[str, ...]) -> tuple[str, ...]:
+    if is_python(path):
+        found = _python_scopes(path, lines)
+        if found is not None:
+            return found
+    return _layout_scopes(lines)
+
+
+def _python_scopes(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Scopes from Python's parser (None when it rejects the file), on git's lines."""
+    # the text as written for the analysers, so the checkers' parse of it is shared
+    tree = parse_python(analysed_text(path, "".join(line + "\n" for line in lines)))
+    if tree is None:
+        return None
+    mapping = line_map(path, lines)
+    out = [""] * len(lines)
+    todo: list[tuple[ast.AST, str]] = [(tree, "")]
+    while todo:  # a stack, not recursion: a deeply nested file must not exhaust Python's
+        node, prefix = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _DEFINITIONS):
+                name = f"{prefix}.{child.name}" if prefix else child.name
+                first = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                last = child.end_lineno or child.lineno
+                if mapping is not None:
+                    first, last = mapping.to_git(first), mapping.to_git(last)
+                # outer definitions are marked before the ones inside them, which overwrite
+                out[first - 1 : last] = [name] * (min(last, len(out)) - first + 1)
+                todo.append((child, name))
+            elif isinstance(child, _BLOCKS):
+                todo.append((child, prefix))
+    return tuple(out)
+
+
+def _opens(line: str) -> str | None:
+    """The name of the function or class ``line`` opens, if it opens one."""
+    match = _NAMED.search(line)
+    if match:
+        receiver_or_name, method = match.group(2), match.group(3)
+        if method:
+            return f"{receiver_or_name}.{method}"
+        name = next(group for group in match.groups() if group)
+        return None if name in _KEYWORDS else name
+    if _ANONYMOUS.search(line):
+        return " ".join(line.split())
+    return None
+
+
+def _layout_scopes(lines: Sequence[str]) -> tuple[str, ...]:
+    """Scopes from indentation: an opening line holds the more indented lines after it."""
+    out: list[str] = []
+    stack: list[tuple[int, str]] = []
+    for line in lines:
+        if not line.strip():
+            out.append(".".join(name for _, name in stack))
+            continue
+        indent = len(line) - len(line.lstrip())
+        closer = line.lstrip()[:1] in ")]}"
+        while stack and (stack[-1][0] > indent or stack[-1][0] == indent and not closer):
+            stack.pop()
+        name = _opens(line)
+        if name is not None:
+            stack.append((indent, name))
+        out.append(".".join(name for _, name in stack))
+        if name is None and line.lstrip()[:1] == "}" and stack and stack[-1][0] == indent:
+            stack.pop()  # the brace that closes the function is its last line
+    return tuple(out)
