@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from code_guard.tools.base import ToolHit
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 # Files whose language reads a carriage return as white space, never as a line end.
@@ -81,3 +83,31 @@ def line_map(path: str, lines: Sequence[str]) -> LineMap | None:
         firsts.append(at)
         at += 1 + line.count("\r")
     return LineMap(tuple(firsts), at)
+
+
+def maps_of(files: Iterable[tuple[str, Sequence[str]]]) -> dict[str, LineMap]:
+    """The line map of each of ``files`` (path, git lines) whose analysed copy has other
+    lines than git."""
+    return {path: m for path, lines in files if (m := line_map(path, lines)) is not None}
+
+
+def analysed_lines(mapping: LineMap | None, lines: Iterable[int]) -> Collection[int]:
+    """Git's ``lines`` of a file as its analysed copy numbers them."""
+    return mapping.to_analysed(lines) if mapping is not None else frozenset(lines)
+
+
+def on_git_lines(
+    hits: Iterable[ToolHit], real_path: Callable[[str], str], maps: Mapping[str, LineMap]
+) -> list[ToolHit]:
+    """``hits`` on the change's paths and git's line numbers: an analyser that ends a line
+    at a lone ``\\r`` counts more lines than git."""
+    out = []
+    for hit in hits:
+        path = real_path(hit.file_path)
+        mapping = maps.get(path)
+        if mapping is None:
+            out.append(replace(hit, file_path=path))
+        else:
+            line, end = mapping.to_git(hit.line), mapping.to_git(hit.end_line)
+            out.append(replace(hit, file_path=path, line=line, end_line=end))
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from code_guard.linemap import analysed_text, line_map
@@ -125,3 +125,16 @@ def _layout_scopes(lines: Sequence[str]) -> tuple[str, ...]:
         if name is None and line.lstrip()[:1] == "}" and stack and stack[-1][0] == indent:
             stack.pop()  # the brace that closes the function is its last line
     return tuple(out)
+
+
+class ScopeTables:
+    """The scopes of each file of one side of the change, worked out once per file."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, tuple[str, ...]] = {}
+
+    def of(self, path: str, lines_of: Callable[[str], Sequence[str]]) -> tuple[str, ...]:
+        """The scope of each line of ``path``, whose lines ``lines_of`` gives."""
+        if path not in self._tables:
+            self._tables[path] = scopes_of(path, lines_of(path))
+        return self._tables[path]

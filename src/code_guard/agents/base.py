@@ -11,22 +11,23 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
 from code_guard.agents.filtering import finding_for
+from code_guard.agents.introduced import introduced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_finding, resolve_file
-from code_guard.baseline import BaseSide, PreExisting, Signature, named, naming_styles, signature
+from code_guard.baseline import BaseSide
 from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
-from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
-from code_guard.linemap import LineMap, line_map
+from code_guard.knowledge.mapping import UNPARSABLE_RULE
+from code_guard.linemap import analysed_lines, maps_of, on_git_lines
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     FIX_CHARS,
@@ -154,73 +155,28 @@ class Agent(ABC):
             [(hit, f) for hit in hits if (f := self._finding(hit, ctx)) is not None]
             for hits, _ in results
         ]
+        if ctx.base is None or ctx.options.all_findings:
+            return _all(found), errors, tuple(sorted(unparsed)), tuple(gaps.values()), 0
         # The base is read only where it can change the answer: by a tool that found something
         # in a modified file, and only in those files. A clean change costs nothing more.
-        base_results = await asyncio.gather(
+        per_tool = await asyncio.gather(
             *(
-                in_tool_thread(self._run_base, tool, ctx, _read_at_base(hit for hit, _ in pairs))
+                in_tool_thread(introduced, tool, ctx, pairs)
                 for tool, pairs in zip(tools, found, strict=True)
-                if pairs and ctx.base is not None and not ctx.options.all_findings
             )
         )
-        before = PreExisting(sig for sigs in base_results for _, sig in sigs)
-        styles = naming_styles(result for sigs in base_results for result in sigs)
-        findings: list[Finding] = []
-        kept = 0
-        for pairs in found:
-            for hit, finding in pairs:
-                name = _naming_subject(hit)
-                if before.claim(signature(hit.tool, hit.rule, finding.anchor_text, name)) or (
-                    name is not None and (hit.file_path, hit.tool, hit.rule) in styles
-                ):
-                    kept += 1
-                else:
-                    findings.append(finding)
+        findings = [finding for new, _ in per_tool for finding in new]
+        kept = sum(count for _, count in per_tool)
         return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), kept
-
-    def _run_base(
-        self, tool: Tool, ctx: AgentContext, paths: set[str]
-    ) -> list[tuple[str, Signature]]:
-        """The path and signature of each of ``tool``'s results on the base lines the hunks
-        show, in ``paths``. A tool that fails on the base only means nothing is excused: every
-        result is reported."""
-        base = ctx.base
-        if base is None:
-            return []
-        files = [p for p in sorted(paths) if p in base.disk_paths]
-        if not files:
-            return []
-        maps = _line_maps(base.lines.items())
-        focus = {base.disk_paths[p]: _analysed(maps.get(p), base.focus[p]) for p in files}
-        read = list(focus)
-        if tool.reads_other_files:  # the other base files, read for what these call there
-            read += sorted(
-                disk
-                for path, disk in base.disk_paths.items()
-                if disk not in focus and tool.applies_to(path)
-            )
-        try:
-            hits = tool.run_focused(base.workspace, read, focus)
-        except ToolError:
-            return []
-        sigs = []
-        for hit in _on_git_lines(hits, base.real_path, maps):
-            path = hit.file_path
-            if hit.silenced:  # held back on the base too: nothing there to excuse
-                continue
-            if path in files and hit.line in base.focus.get(path, ()):
-                line = base.line(path, hit.line)
-                sigs.append((path, signature(hit.tool, hit.rule, line, _naming_subject(hit))))
-        return sigs
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         files = [f for f in ctx.files if tool.applies_to(f.path)]
         paths = [ctx.disk_path(f.path) for f in files]
-        maps = _line_maps((f.path, ctx.request.lines_of(f.path)) for f in files)
+        maps = maps_of((f.path, ctx.request.lines_of(f.path)) for f in files)
         # Findings are kept on added lines only (by default), so tools that pay per line
         # read just those: the cost follows the change, not the size of the files.
         focus = (
-            {ctx.disk_path(f.path): _analysed(maps.get(f.path), f.added.keys()) for f in files}
+            {ctx.disk_path(f.path): analysed_lines(maps.get(f.path), f.added.keys()) for f in files}
             if ctx.options.added_lines_only
             else None
         )
@@ -231,7 +187,7 @@ class Agent(ABC):
                 hits = tool.run_focused(ctx.workspace, paths, focus)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
-        return _on_git_lines(hits, ctx.real_path, maps), None
+        return on_git_lines(hits, ctx.real_path, maps), None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | None:
         """The finding for ``hit``, through the named filters of ``agents/filtering.py``."""
@@ -396,14 +352,6 @@ class Agent(ABC):
         )
 
 
-def _naming_subject(hit: ToolHit) -> str | None:
-    """The name a naming rule's hit reports (``baseline.named``), None for any other rule."""
-    info = lookup(hit.tool, hit.rule)
-    if info is None or info.category is not Category.NAMING:
-        return None
-    return named(hit.message)
-
-
 def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:
     """The files to send to the model, and those an incremental review leaves out."""
     wanted = ctx.request.model_paths
@@ -449,35 +397,6 @@ def _apply_verdicts(
     return kept
 
 
-def _line_maps(files: Iterable[tuple[str, Sequence[str]]]) -> dict[str, LineMap]:
-    """The line map of each of ``files`` (path, git lines) whose analysed copy has other
-    lines than git (``linemap``)."""
-    return {path: m for path, lines in files if (m := line_map(path, lines)) is not None}
-
-
-def _analysed(mapping: LineMap | None, lines: Iterable[int]) -> Collection[int]:
-    """Git's ``lines`` of a file as its analysed copy numbers them."""
-    return mapping.to_analysed(lines) if mapping is not None else frozenset(lines)
-
-
-def _on_git_lines(
-    hits: Iterable[ToolHit], real_path: Callable[[str], str], maps: Mapping[str, LineMap]
-) -> list[ToolHit]:
-    """``hits`` on the change's paths and git's line numbers: an analyser that ends a line
-    at a lone ``\\r`` counts more lines than git (``linemap``)."""
-    out = []
-    for hit in hits:
-        path = real_path(hit.file_path)
-        mapping = maps.get(path)
-        if mapping is None:
-            out.append(replace(hit, file_path=path))
-        else:
-            line, end = mapping.to_git(hit.line), mapping.to_git(hit.end_line)
-            out.append(replace(hit, file_path=path, line=line, end_line=end))
-    return out
-
-
-def _read_at_base(hits: Iterable[ToolHit]) -> set[str]:
-    """The files a tool must check at the base to tell whether ``hits`` are new: theirs, and
-    the file each was found from when it is reported in another."""
-    return {path for hit in hits for path in (hit.file_path, hit.found_in) if path}
+def _all(found: list[list[tuple[ToolHit, Finding]]]) -> list[Finding]:
+    """Every finding of ``found``, each tool's (hit, finding) pairs."""
+    return [finding for pairs in found for _, finding in pairs]
