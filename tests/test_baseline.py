@@ -297,3 +297,22 @@ def test_all_lines_still_counts_an_old_flaw_and_reports_its_copy() -> None:
     assert "+    " + SINK in diff.splitlines()
     assert _ssrf(review) == [11]
     assert review.preexisting >= 1
+
+
+def test_a_function_redefined_under_the_old_name_with_the_same_flaw_is_new() -> None:
+    # Same file, same scope name ("fetch"), same code: the old copy keeps its base result.
+    new = ROUTES + SECOND_ROUTE.replace("preview", "fetch")
+    assert _ssrf(change_of("app.py", ROUTES, new)) == [16]
+
+
+def test_a_flaw_moved_to_a_method_of_the_same_name_in_another_class_is_new() -> None:
+    mirror = "class Mirror:\n    def get(self, expr):\n        return eval(expr)\n"
+    helper = "\n\ndef helper():\n    return 1\n"
+    old = mirror + helper
+    moved = mirror.replace("return eval(expr)", "return expr") + helper + "\n\n"
+    new = moved + mirror.replace("Mirror", "Proxy")
+    assert _diff_adds("proxy.py", old, new, "        return eval(expr)")
+    assert _injections(change_of("proxy.py", old, new)) == [12]
+    back = moved + mirror  # the same class and method: moved, kept
+    assert _diff_adds("proxy.py", old, back, "        return eval(expr)")
+    assert _injections(change_of("proxy.py", old, back)) == []
