@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
 
 from code_guard.baseline import PreExisting, signature
+from code_guard.cli import EXIT_FINDINGS, main
 from code_guard.diff import parse_diff
 from code_guard.engine import review_sync
 from code_guard.models import Category, Review
@@ -174,6 +178,23 @@ def test_a_second_route_with_the_same_flaw_is_new() -> None:
     review = change_of("app.py", ROUTES, new)
     assert _ssrf(review) == [new.splitlines().index(SINK, 10) + 1]
     assert review.preexisting == 0
+
+
+def test_a_second_route_fails_the_check_through_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    new = ROUTES + SECOND_ROUTE
+    diff = "".join(
+        difflib.unified_diff(ROUTES.splitlines(True), new.splitlines(True), "a/app.py", "b/app.py")
+    )
+    (tmp_path / "pr.diff").write_text("diff --git a/app.py b/app.py\n" + diff, encoding="utf-8")
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "app.py").write_text(new, encoding="utf-8")
+    args = ["review", str(tmp_path / "pr.diff"), "--root", str(tmp_path / "root")]
+    code = main([*args, "--format", "json", "-q", "--offline", "--fail-on", "high"])
+    review = Review.model_validate_json(capsys.readouterr().out)
+    assert code == EXIT_FINDINGS
+    assert _ssrf(review) == [16]
 
 
 def test_a_second_copy_in_the_same_function_is_new() -> None:
