@@ -100,3 +100,16 @@ def test_go_methods_are_named_with_their_receiver() -> None:
     assert scopes[3] == "Server.Handle"
     assert scopes[8].startswith("main.http.HandleFunc(")
     assert scopes[5] == ""
+
+
+def test_two_callbacks_of_the_same_call_are_two_scopes() -> None:
+    route = 'get("/{}", function (req, res) {{\n  run(req);\n}});\n'
+    js = route.format("a") + route.format("b")
+    scopes = _all("routes.js", js)
+    assert scopes[1] != scopes[4]
+    assert scopes[1].startswith('get("/a"') and scopes[4].startswith('get("/b"')
+
+
+def test_a_deep_layout_names_a_scope_by_its_innermost_openers() -> None:
+    lines = [" " * depth + f"function f{depth}() {{" for depth in range(50)]
+    assert scope_at("deep.js", lines, 50) == "f46.f47.f48.f49"

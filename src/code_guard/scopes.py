@@ -28,18 +28,25 @@ from code_guard.tools.base import is_python
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _BLOCKS = (ast.stmt, ast.ExceptHandler, ast.match_case)
 
-# A named function, method or class: Python, JavaScript/TypeScript, Go (with its receiver).
+# A named function or class: Python, JavaScript/TypeScript.
 _NAMED = re.compile(
     r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:async\s+)?"
     r"(?:def|class|interface|function\s*\*?)\s+([A-Za-z_$][\w$]*)"
-    r"|^\s*func\s+\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*(\w+)"
-    r"|^\s*func\s+(\w+)"
-    r"|^\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*"
-    r"([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::[^{;]*)?\{\s*$"
 )
+# A Go function, or a method with its receiver: ``func (s *Server) Handle(``.
+_GO_FUNC = re.compile(r"^\s*func\s*(?:\(([^)]*)\)\s*)?(\w+)\s*[(\[]")
+_WORD = re.compile(r"\w+")
 # A function without a name of its own: an arrow, ``function (...)``, a Go closure.
 _ANONYMOUS = re.compile(r"=>|\bfunction\b|\bfunc\s*\(")
+# The start of a JavaScript/TypeScript method, ``static name<T>(``, or of a block statement
+# such as ``if (``; possessive, so a long run of modifiers cannot make it backtrack.
+_METHOD = re.compile(
+    r"^\s*+(?:(?:public|private|protected|static|async|get|set|override|readonly)\s++)*+"
+    r"([A-Za-z_$][\w$]*+)\s*+(?:<[^>]*>)?\s*\("
+)
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "return", "else"})
+_DEPTH = 4  # openers that name a scope found from the layout, innermost first
+_NAME_CHARS = 120  # of an anonymous function's line, as its name
 
 
 def scope_at(path: str, lines: Sequence[str], line: int) -> str:
@@ -93,26 +100,34 @@ def _python_scopes(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 def _opens(line: str) -> str | None:
-    """The name of the function or class ``line`` opens, if it opens one."""
-    match = _NAMED.search(line)
-    if match:
-        receiver_or_name, method = match.group(2), match.group(3)
-        if method:
-            return f"{receiver_or_name}.{method}"
-        name = next(group for group in match.groups() if group)
-        return None if name in _KEYWORDS else name
+    """The name of the function or class ``line`` opens, if it opens one; an anonymous one
+    is named by its own line (``app.get("/a", (req, res) => {``)."""
+    named = _NAMED.search(line)
+    if named:
+        return named.group(1)
+    go = _GO_FUNC.search(line)
+    if go:
+        receiver = _WORD.findall(go.group(1) or "")
+        return f"{receiver[min(1, len(receiver) - 1)]}.{go.group(2)}" if receiver else go.group(2)
     if _ANONYMOUS.search(line):
         return " ".join(line.split())
+    text = line.strip()
+    method = _METHOD.search(text) if text.endswith("{") and ";" not in text else None
+    if method and method.group(1) not in _KEYWORDS:
+        return method.group(1)
     return None
 
 
 def _layout_scopes(lines: Sequence[str]) -> tuple[str, ...]:
-    """Scopes from indentation: an opening line holds the more indented lines after it."""
+    """Scopes from indentation: an opening line holds the more indented lines after it.
+
+    A scope is named by its innermost ``_DEPTH`` openers, each cut to ``_NAME_CHARS``: the
+    cost stays linear in the file however its author nests it."""
     out: list[str] = []
-    stack: list[tuple[int, str]] = []
+    stack: list[tuple[int, str, str]] = []  # indent, name, qualified name
     for line in lines:
         if not line.strip():
-            out.append(".".join(name for _, name in stack))
+            out.append(stack[-1][2] if stack else "")
             continue
         indent = len(line) - len(line.lstrip())
         closer = line.lstrip()[:1] in ")]}"
@@ -120,8 +135,10 @@ def _layout_scopes(lines: Sequence[str]) -> tuple[str, ...]:
             stack.pop()
         name = _opens(line)
         if name is not None:
-            stack.append((indent, name))
-        out.append(".".join(name for _, name in stack))
+            name = name[:_NAME_CHARS]
+            outer = [entry[1] for entry in stack[max(len(stack) - _DEPTH + 1, 0) :]]
+            stack.append((indent, name, ".".join([*outer, name])))
+        out.append(stack[-1][2] if stack else "")
         if name is None and line.lstrip()[:1] == "}" and stack and stack[-1][0] == indent:
             stack.pop()  # the brace that closes the function is its last line
     return tuple(out)
