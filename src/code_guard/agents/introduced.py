@@ -69,14 +69,11 @@ def _unclaimed(
 
     Reading the unchanged lines costs a run, only when some candidate could otherwise be
     excused; when it fails, no candidate can be told from a second copy and none is."""
-    wanted = {
-        hit.file_path
-        for (hit, _), claim in zip(pairs, claims, strict=True)
-        if before.could_claim(claim)
-    }
-    if not wanted:
+    if not any(before.could_claim(claim) for claim in claims):
         return before, PreExisting(())
-    kept_before = _run_window(tool, ctx, wanted)
+    # the files the base side read: a flow found from one file and reported in another is
+    # found on both sides alike
+    kept_before = _run_window(tool, ctx, _read_at_base(hit for hit, _ in pairs))
     if kept_before is None:
         return PreExisting(()), PreExisting(())
     return before, PreExisting([claim for claim in kept_before if before.claim(claim)])
