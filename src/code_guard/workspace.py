@@ -7,7 +7,7 @@ unique stand-in path (same suffix, so each analyser still recognises its languag
 at all is reported as not reviewed, with the reason, instead of crashing the review.
 
 Each file is written as the analysers are to read it (``linemap.analysed_text``): a lone
-``\r`` ends a line for most analysers but not for git, so it is written as the line end (or,
+``\\r`` ends a line for most analysers but not for git, so it is written as the line end (or,
 in Go, the white space) it is, and the agents take each result back to git's line.
 """
 
