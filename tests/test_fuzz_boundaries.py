@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from code_guard.anchoring import anchor_line
 from code_guard.diff import parse_diff
 from code_guard.errors import DiffError
+from code_guard.linemap import analysed_text
 from code_guard.models import AgentName, Category, Finding, Review, Severity
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest
@@ -79,7 +80,7 @@ def test_any_file_names_are_written_or_listed(entries: list[tuple[str, list[str]
                 disk = workspace.disk[p]
                 assert workspace.real_path(disk) == p
                 written = (workspace.root / disk).read_bytes().decode("utf-8", "surrogateescape")
-                assert written == request.text_of(p)
+                assert written == analysed_text(p, request.text_of(p))  # linemap.py
             else:
                 assert any(f.path == p for f in workspace.failed)
 

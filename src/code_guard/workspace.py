@@ -5,6 +5,10 @@ NUL byte, a file ``x`` next to a directory ``x/``. Such a file is written under 
 unique stand-in path (same suffix, so each analyser still recognises its language), and
 ``Workspace`` maps tool output back to the change's own paths. A file that cannot be written
 at all is reported as not reviewed, with the reason, instead of crashing the review.
+
+Each file is written as the analysers are to read it (``linemap.analysed_text``): a lone
+``\\r`` ends a line for most analysers but not for git, so it is written as the line end (or,
+in Go, the white space) it is, and the agents take each result back to git's line.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from code_guard.linemap import analysed_text
 from code_guard.models import SkippedFile
 from code_guard.request import ReviewRequest
 
@@ -79,7 +84,8 @@ def _natural(path: str) -> str | None:
 def _write(root: Path, rel: str, text: str) -> None:
     target = root / rel
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8", errors="surrogateescape")
+    # ``newline=""``: written as given, never with the platform's line ends
+    target.write_text(text, encoding="utf-8", errors="surrogateescape", newline="")
 
 
 @contextmanager
@@ -93,7 +99,7 @@ def materialize(request: ReviewRequest, paths: tuple[str, ...]) -> Iterator[Work
         for path in paths:
             if safe_relative(path) is None:
                 continue  # never written: the engine lists it as escaping the repository
-            text = request.text_of(path)
+            text = analysed_text(path, request.text_of(path))
             natural = _natural(path)
             if natural in used:
                 natural = None  # ``x/`` and ``x``, or ``a//b`` and ``a/b``: one name on disk

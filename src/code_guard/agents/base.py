@@ -11,21 +11,23 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
-from code_guard.agents.filtering import judge, silenced
+from code_guard.agents.filtering import judge
+from code_guard.agents.introduced import introduced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.anchoring import anchor_finding, resolve_file
-from code_guard.baseline import BaseSide, PreExisting, Signature, named, naming_styles, signature
+from code_guard.baseline import BaseSide
 from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
-from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
+from code_guard.knowledge.mapping import UNPARSABLE_RULE
+from code_guard.linemap import analysed_lines, maps_of, on_git_lines
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     FIX_CHARS,
@@ -159,81 +161,39 @@ class Agent(ABC):
         judged = [[(hit, self._finding(hit, ctx)) for hit in hits] for hits, _ in results]
         found = [[(hit, f) for hit, f in pairs if isinstance(f, Finding)] for pairs in judged]
         held = [s for pairs in judged for _, s in pairs if isinstance(s, Silenced)]
+        if ctx.base is None or ctx.options.all_findings:
+            return _all(found), errors, tuple(sorted(unparsed)), tuple(gaps.values()), held
         # The base is read only where it can change the answer: by a tool that found something
         # in a modified file, and only in those files. A clean change costs nothing more.
-        base_results = await asyncio.gather(
+        per_tool = await asyncio.gather(
             *(
-                in_tool_thread(self._run_base, tool, ctx, _read_at_base(hit for hit, _ in pairs))
+                in_tool_thread(introduced, tool, ctx, pairs)
                 for tool, pairs in zip(tools, found, strict=True)
-                if pairs and ctx.base is not None and not ctx.options.all_findings
             )
         )
-        before = PreExisting(sig for sigs in base_results for _, sig in sigs)
-        styles = naming_styles(result for sigs in base_results for result in sigs)
-        findings: list[Finding] = []
-        for pairs in found:
-            for hit, finding in pairs:
-                name = _naming_subject(hit)
-                if before.claim(signature(hit.tool, hit.rule, finding.anchor_text, name)) or (
-                    name is not None and (hit.file_path, hit.tool, hit.rule) in styles
-                ):
-                    held.append(_kept_from_base(hit, finding, name))
-                else:
-                    findings.append(finding)
+        findings = [finding for new, _ in per_tool for finding in new]
+        held += [record for _, kept in per_tool for record in kept]
         return findings, errors, tuple(sorted(unparsed)), tuple(gaps.values()), held
-
-    def _run_base(
-        self, tool: Tool, ctx: AgentContext, paths: set[str]
-    ) -> list[tuple[str, Signature]]:
-        """The path and signature of each of ``tool``'s results on the base lines the hunks
-        show, in ``paths``. A tool that fails on the base only means nothing is excused: every
-        result is reported."""
-        base = ctx.base
-        if base is None:
-            return []
-        files = [p for p in sorted(paths) if p in base.disk_paths]
-        if not files:
-            return []
-        focus = {base.disk_paths[p]: base.focus[p] for p in files}
-        read = list(focus)
-        if tool.reads_other_files:  # the other base files, read for what these call there
-            read += sorted(
-                disk
-                for path, disk in base.disk_paths.items()
-                if disk not in focus and tool.applies_to(path)
-            )
-        try:
-            hits = tool.run_focused(base.workspace, read, focus)
-        except ToolError:
-            return []
-        sigs = []
-        for hit in hits:
-            path = base.real_path(hit.file_path)
-            if hit.silenced:  # held back on the base too: nothing there to excuse
-                continue
-            if path in files and hit.line in base.focus.get(path, ()):
-                line = base.line(path, hit.line)
-                sigs.append((path, signature(hit.tool, hit.rule, line, _naming_subject(hit))))
-        return sigs
 
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         files = [f for f in ctx.files if tool.applies_to(f.path)]
         paths = [ctx.disk_path(f.path) for f in files]
+        maps = maps_of((f.path, ctx.request.lines_of(f.path)) for f in files)
         # Findings are kept on added lines only (by default), so tools that pay per line
         # read just those: the cost follows the change, not the size of the files.
         focus = (
-            {ctx.disk_path(f.path): f.added.keys() for f in files}
+            {ctx.disk_path(f.path): analysed_lines(maps.get(f.path), f.added.keys()) for f in files}
             if ctx.options.added_lines_only
             else None
         )
         try:
-            if isinstance(tool, ChangeTool):  # reads the hunks, not the workspace
-                hits = tool.run_change(ctx.request, files)
+            if isinstance(tool, ChangeTool):  # reads the hunks, numbered as git numbers them
+                hits, maps = tool.run_change(ctx.request, files), {}
             else:
                 hits = tool.run_focused(ctx.workspace, paths, focus)
         except ToolError as exc:
             return [], f"{tool.name} failed: {exc}"
-        return [replace(h, file_path=ctx.real_path(h.file_path)) for h in hits], None
+        return on_git_lines(hits, ctx.real_path, maps), None
 
     def _finding(self, hit: ToolHit, ctx: AgentContext) -> Finding | Silenced | None:
         """The finding for ``hit``, through the named filters of ``agents/filtering.py``, or
@@ -399,24 +359,6 @@ class Agent(ABC):
         )
 
 
-def _naming_subject(hit: ToolHit) -> str | None:
-    """The name a naming rule's hit reports (``baseline.named``), None for any other rule."""
-    info = lookup(hit.tool, hit.rule)
-    if info is None or info.category is not Category.NAMING:
-        return None
-    return named(hit.message)
-
-
-def _kept_from_base(hit: ToolHit, finding: Finding, name: str | None) -> Silenced:
-    """The record of a result the change only kept: the base had the same one (the same
-    code, or the same name), or the file already named things this way before."""
-    if name is None:
-        why = f"the base already had this {hit.tool} {hit.rule} result on `{finding.anchor_text}`"
-    else:
-        why = f"the file already had {hit.tool} {hit.rule} results before the change (`{name}`)"
-    return silenced(Silencing.PRE_EXISTING, hit, why)
-
-
 def _model_files(ctx: AgentContext) -> tuple[list[FileChange], list[SkippedFile]]:
     """The files to send to the model, and those an incremental review leaves out."""
     wanted = ctx.request.model_paths
@@ -462,7 +404,6 @@ def _apply_verdicts(
     return kept
 
 
-def _read_at_base(hits: Iterable[ToolHit]) -> set[str]:
-    """The files a tool must check at the base to tell whether ``hits`` are new: theirs, and
-    the file each was found from when it is reported in another."""
-    return {path for hit in hits for path in (hit.file_path, hit.found_in) if path}
+def _all(found: list[list[tuple[ToolHit, Finding]]]) -> list[Finding]:
+    """Every finding of ``found``, each tool's (hit, finding) pairs."""
+    return [finding for pairs in found for _, finding in pairs]
