@@ -85,6 +85,8 @@ _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
 _VIEWS_MODULE = re.compile(r"(^|/)views?(\.py$|/)")
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+# Where a parameter ends: category, the sink's name, its line, and its file ("": this one).
+Sink = tuple[str, str, int, str]
 
 
 @dataclass
@@ -98,8 +100,8 @@ class _FileFacts:
     # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
     handlers: set[int] = field(default_factory=set)
     sources: set[str] = field(default_factory=set)
-    # function name -> parameter position (or name) -> (category, sink name, sink line)
-    sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
+    # function name -> parameter position (or name) -> the sink it reaches
+    sinks: dict[str, dict[int | str, Sink]] = field(default_factory=dict)
     # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
     # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
     where: dict[str, str] = field(default_factory=dict)
@@ -212,25 +214,63 @@ class PythonTaintTool(PythonChecker):
         known = self._facts.get(path)
         if known is not None and known.full:
             return known
-        tree = self._files.tree(path) if self._files is not None else None
-        if tree is None or path in self._busy:
+        if self._files is None or path in self._busy or self._files.tree(path) is None:
             return None
-        self._busy.add(path)
-        try:
-            with indexed(tree):
-                functions = [
-                    f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                ]
-                return self._file_facts(tree, path, functions, everything=True)
-        finally:
+        self._summarise_imports(path)
+        known = self._facts.get(path)
+        return known if known is not None and known.full else None
+
+    def _summarise_imports(self, root: str) -> None:
+        """Summarise ``root`` and the run's files it imports, directly or not, each after the
+        files it imports: a depth-first walk kept on a list, not on Python's stack, so a chain
+        of a thousand modules costs no recursion. A file met again while it is on the walk
+        (an import cycle) is linked without its summaries: its flows are missed, and nothing
+        is silenced for want of them."""
+        self._busy.add(root)
+        stack: list[tuple[str, Iterator[str]]] = [(root, iter(self._imported(root)))]
+        while stack:
+            path, pending = stack[-1]
+            nxt = next((p for p in pending if self._unsummarised(p)), None)
+            if nxt is not None:
+                self._busy.add(nxt)
+                stack.append((nxt, iter(self._imported(nxt))))
+                continue
+            stack.pop()
+            tree = self._files.tree(path) if self._files is not None else None
+            if tree is not None:
+                with indexed(tree):
+                    functions = [
+                        f for f in walk(tree)
+                        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                    ]  # fmt: skip
+                    self._file_facts(tree, path, functions, everything=True)
             self._busy.discard(path)
+
+    def _unsummarised(self, path: str) -> bool:
+        """Whether ``path`` is a parsed file of the run, still to summarise and not on the
+        walk now."""
+        known = self._facts.get(path)
+        if path in self._busy or (known is not None and known.full) or self._files is None:
+            return False
+        return self._files.tree(path) is not None
+
+    def _imported(self, path: str) -> list[str]:
+        """The run's files that ``path`` imports functions or modules from."""
+        tree = self._files.tree(path) if self._files is not None else None
+        if tree is None or self._index is None:
+            return []
+        bindings = self._index.bindings(tree, path)
+        return [*(file for file, _ in bindings.functions.values()), *bindings.modules.values()]
 
 
 def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name: str) -> None:
     """``key`` (as the importing file calls it) is ``name`` of ``file``, whose facts are
     ``other``: a sink or a source there is one here too."""
     if name in other.sinks:
-        facts.sinks[key] = other.sinks[name]
+        facts.sinks[key] = {
+            param: (category, sink, line, far or file)
+            for param, (category, sink, line, far) in other.sinks[name].items()
+        }
         facts.where[key] = other.where.get(name, file)
     if name in other.sources:
         facts.sources.add(key)
@@ -308,23 +348,90 @@ def _summarise(
     facts.full = True
     if validators is not None:
         facts.validators = validators()
-    for _ in range(2):
-        for func, calls in calling:
-            if not any(
-                _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
-            ):
-                continue
-            params = _parameters(func)
-            seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
-            found: dict[int | str, tuple[str, str, int]] = {}
-            for category, node, _, reached, _ in _flows(func, facts, seeds):
-                sink = dotted(node.func)
-                for key, name in params.items():
-                    if name in reached:
-                        found.setdefault(key, (category, sink, node.lineno))
-                        found.setdefault(name, (category, sink, node.lineno))
-            if found:
-                facts.sinks[func.name] = found
+    _summarise_parameters(calling, facts)
+
+
+def _summarise_parameters(
+    calling: list[tuple[Function, list[ast.Call]]], facts: _FileFacts
+) -> None:
+    """Fill ``facts.sinks``: the parameters of each function that reach a sink, directly or
+    through another summarised function. A worklist: a function is summarised again when
+    one it calls gains a summary, so a chain of helpers of any length is followed once per
+    link, without recursion."""
+    callers: dict[str, list[int]] = {}
+    for index, (func, calls) in enumerate(calling):
+        for call in calls:
+            callee = _callee(call, facts)
+            if callee is not None and callee != func.name:
+                callers.setdefault(callee, []).append(index)
+    queue = list(range(len(calling)))
+    queued = set(queue)
+    while queue:
+        index = queue.pop()
+        queued.discard(index)
+        func, calls = calling[index]
+        if not any(
+            _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
+        ):
+            continue
+        found = _parameter_summary(func, facts)
+        if found and found != facts.sinks.get(func.name):
+            facts.sinks[func.name] = found
+            fresh = [i for i in callers.get(func.name, ()) if i not in queued]
+            queue.extend(fresh)
+            queued.update(fresh)
+
+
+def _parameter_summary(func: Function, facts: _FileFacts) -> dict[int | str, Sink]:
+    """The parameters of ``func`` (by position and by name) that reach a sink."""
+    params = _parameters(func)
+    seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
+    found: dict[int | str, Sink] = {}
+    for sink, reached in _parameter_sinks(func, facts, seeds):
+        for key, name in params.items():
+            if name in reached:
+                found.setdefault(key, sink)
+                found.setdefault(name, sink)
+    return found
+
+
+def _parameter_sinks(
+    func: Function, facts: _FileFacts, seeds: dict[str, Origin]
+) -> Iterator[tuple[Sink, set[str]]]:
+    """The sinks the parameters of ``func`` (``seeds``) reach, each with the names that
+    reach it: a sink called here, or a parameter of a summarised function (of this file or
+    another) that reaches one, so that a chain of helpers is a sink at its first link."""
+    taint = _traced(func, facts, seeds)
+    for category, node, _, reached, _ in _flows(func, facts, seeds, taint):
+        yield (category, dotted(node.func), node.lineno, ""), reached
+    names = set(taint.origins)
+    for node, callee, summary in _summarised_calls(func, facts):
+        for key, value in _passed(node):
+            if key in summary and tainted(value, names, facts):
+                used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
+                sink = summary[key]
+                far = sink[3] or facts.where.get(callee, "")
+                yield (sink[0], sink[1], sink[2], far), set().union(
+                    *(taint.lineage(n) for n in used)
+                )
+
+
+def _summarised_calls(
+    func: Function, facts: _FileFacts
+) -> Iterator[tuple[ast.Call, str, dict[int | str, Sink]]]:
+    """The calls in ``func`` to a function whose parameters are summarised (not itself)."""
+    for node in walk(func):
+        if isinstance(node, ast.Call):
+            callee = _callee(node, facts)
+            summary = facts.sinks.get(callee) if callee and callee != func.name else None
+            if callee and summary:
+                yield node, callee, summary
+
+
+def _passed(call: ast.Call) -> list[tuple[int | str, ast.AST]]:
+    """The arguments of ``call``, by position and by keyword."""
+    passed: list[tuple[int | str, ast.AST]] = list(enumerate(call.args))
+    return passed + [(k.arg, k.value) for k in call.keywords if k.arg]
 
 
 def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
@@ -620,22 +727,14 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
     """Calls that pass request data to a function whose parameter reaches a sink: one of the
     same file, or of another file of the change (reported here, on the call)."""
     names = set(taint.origins)
-    for node in walk(func):
-        if not isinstance(node, ast.Call):
-            continue
-        callee = _callee(node, facts)
-        summary = facts.sinks.get(callee) if callee and callee != func.name else None
-        if not summary:
-            continue
-        passed: list[tuple[int | str, ast.AST]] = list(enumerate(node.args))
-        passed += [(k.arg, k.value) for k in node.keywords if k.arg]
-        for key, value in passed:
+    for node, callee, summary in _summarised_calls(func, facts):
+        for key, value in _passed(node):
             if key in summary and tainted(value, names, facts):
-                category, sink, line = summary[key]
+                category, sink, line, far = summary[key]
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 lines = taint.flow_lines(used) | {node.lineno}
-                where = facts.where.get(callee or "")
+                where = far or facts.where.get(callee, "")
                 # a sink in another file: its line is not one of this file's, and the flow
                 # ends here, on the call
                 place, end = (f"{where}:{line}", node.lineno) if where else (f"line {line}", line)
