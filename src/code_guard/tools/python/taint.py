@@ -35,6 +35,7 @@ from code_guard.tools.python.constants import pruned_tree
 from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
+from code_guard.tools.python.sanitisers import CATEGORIES, Names
 
 _SOURCE_ATTRS = frozenset(
     {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
@@ -49,14 +50,6 @@ _INJECTED_PARAMS = frozenset(
      "current_user", "user", "settings", "conn", "cursor"}
 )  # fmt: skip
 _SAFE_ANNOTATIONS = frozenset({"int", "float", "bool", "UUID", "uuid.UUID", "datetime", "date"})
-_SANITIZERS = frozenset(
-    {"int", "float", "bool", "len", "secure_filename", "shlex.quote", "quote", "escape",
-     "html.escape", "markupsafe.escape", "bleach.clean", "os.path.basename", "basename",
-     "urllib.parse.quote", "uuid.UUID", "UUID", "url_for"}
-)  # fmt: skip
-
-_SANITIZER_WORDS = ("safe", "sanitiz", "sanitis", "escape", "validate", "clean", "allowed")
-
 # Sink call name (exact or final attribute) -> category, and whether only `shell=True` counts.
 _SINKS: dict[str, str] = {
     "execute": "sql_injection", "executemany": "sql_injection", "raw": "sql_injection",
@@ -85,6 +78,9 @@ _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
 _VIEWS_MODULE = re.compile(r"(^|/)views?(\.py$|/)")
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+# The categories a tainted value is still dangerous for (empty: it came from request data,
+# and every category it could reach was neutralised on the way).
+Kinds = frozenset[str]
 # Where a parameter ends: category, the sink's name, its line, and its file ("": this one).
 Sink = tuple[str, str, int, str]
 
@@ -95,6 +91,7 @@ class _FileFacts:
     request data, and the parameters that reach a sink inside a function."""
 
     validators: Validators
+    names: Names
     django_views: bool = False
     path: str = ""
     # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
@@ -109,6 +106,9 @@ class _FileFacts:
     full: bool = False
     # whether request data can enter each function (by id), once the sources are known
     reading: dict[int, bool] = field(default_factory=dict)
+    # the file's own functions a call may name, and what each one's result is proved safe for
+    defs: dict[str, Function] = field(default_factory=dict)
+    cleans: dict[str, Kinds] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +183,11 @@ class PythonTaintTool(PythonChecker):
         known = self._facts.get(path) if self._files is not None else None
         if known is not None and (known.full or not everything):
             return known
-        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)), path=path)
+        names = Names(tree)
+        facts = _FileFacts(Validators(), names, bool(_VIEWS_MODULE.search(path)), path=path)
+        facts.defs = {
+            f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
+        }
         facts.handlers = _handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
@@ -329,9 +333,9 @@ def _summarise(
             calling.append((func, calls))
     for _ in range(2):
         for func in reading:
-            origins = _propagate(func, facts, {})
+            kinds = _propagate(func, facts, {}).kinds
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
-            if any(tainted(value, set(origins), facts) for value in returns):
+            if any(tainted(value, kinds, facts) for value in returns):
                 facts.sources.add(func.name)
     # the sources are known now: whether request data can enter each function, from the
     # same walk (``_reads_request``'s test)
@@ -404,15 +408,16 @@ def _parameter_sinks(
     taint = _traced(func, facts, seeds)
     for category, node, _, reached, _ in _flows(func, facts, seeds, taint):
         yield (category, dotted(node.func), node.lineno, ""), reached
-    names = set(taint.origins)
+    names = taint.kinds
     for node, callee, summary in _summarised_calls(func, facts):
         for key, value in _passed(node):
-            if key in summary and tainted(value, names, facts):
+            if key in summary and tainted(value, names, facts, summary[key][0]):
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 sink = summary[key]
                 far = sink[3] or facts.where.get(callee, "")
-                yield (sink[0], sink[1], sink[2], far), set().union(
-                    *(taint.lineage(n) for n in used)
+                yield (
+                    (sink[0], sink[1], sink[2], far),
+                    set().union(*(taint.lineage(n) for n in used)),
                 )
 
 
@@ -541,20 +546,105 @@ def _local_callee(call: ast.Call) -> str | None:
     return None
 
 
-def is_sanitizer(call: ast.Call) -> bool:
-    """Known sanitisers, and project helpers whose names say they sanitise (``_safe_join``)."""
-    name = dotted(call.func)
-    last = name.rsplit(".", 1)[-1].lower()
-    return name in _SANITIZERS or any(word in last for word in _SANITIZER_WORDS)
+def tainted(
+    node: ast.AST,
+    names: Mapping[str, Kinds],
+    facts: _FileFacts | None = None,
+    category: str | None = None,
+) -> bool:
+    """True when ``node`` carries request data still dangerous for ``category`` (None: for
+    some category): read here or through a tainted name, and not neutralised on the way."""
+    kinds = live(node, names, facts)
+    return kinds is not None and (category in kinds if category else bool(kinds))
 
 
-def tainted(node: ast.AST, names: set[str], facts: _FileFacts | None = None) -> bool:
-    """True when ``node`` reads request data or a tainted name, outside any sanitiser."""
-    if isinstance(node, ast.Call) and is_sanitizer(node):
-        return False
-    if _is_source(node, facts) or (isinstance(node, ast.Name) and node.id in names):
-        return True
-    return any(tainted(child, names, facts) for child in ast.iter_child_nodes(node))
+def live(node: ast.AST, names: Mapping[str, Kinds], facts: _FileFacts | None) -> Kinds | None:
+    """The categories request data in ``node`` is still dangerous for; None when none reaches
+    it. A sanitiser takes away only the categories its table entry gives (sanitisers.py), a
+    function of the file only those its body proves (``_cleans``), and a decoder
+    (``html.unescape``...) undoes whatever was neutralised before it."""
+    if _is_source(node, facts):
+        return CATEGORIES
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    found = [k for c in ast.iter_child_nodes(node) if (k := live(c, names, facts)) is not None]
+    if not found:
+        return None
+    kinds: Kinds = frozenset().union(*found)
+    if isinstance(node, ast.Call) and facts is not None:
+        if facts.names.decodes(node):
+            return CATEGORIES
+        return kinds - facts.names.cleans(node) - _cleans(node, facts)
+    if isinstance(node, ast.Call):
+        return kinds - _NO_FILE.cleans(node)
+    return kinds
+
+
+_NO_FILE = Names(ast.Module(body=[], type_ignores=[]))
+
+
+def _cleans(call: ast.Call, facts: _FileFacts) -> Kinds:
+    """What a call to a function of the file is proved to return safe values for, by its
+    body (never by its name): the categories no ``return`` of it can carry request data
+    into, whatever its arguments (``_strict``)."""
+    if not isinstance(call.func, ast.Name) or call.func.id not in facts.defs:
+        return frozenset()
+    name = call.func.id
+    if name not in facts.cleans:
+        facts.cleans[name] = frozenset()  # while it is worked out: a recursive call cleans nothing
+        facts.cleans[name] = _proved_clean(facts.defs[name], facts.names)
+    return facts.cleans[name]
+
+
+def _proved_clean(func: Function, names: Names) -> Kinds:
+    """The categories every value ``func`` returns is safe for, read from its body alone:
+    each ``return`` gives a constant, or a sanitiser's result (directly or through a name
+    assigned once from one), joined or formatted with others. Any other name, call or
+    value may carry anything. A decorated function or a generator proves nothing."""
+    if func.decorator_list or any(isinstance(n, ast.Yield | ast.YieldFrom) for n in walk(func)):
+        return frozenset()
+    once: dict[str, ast.Call] = {}
+    counts: dict[str, int] = {}
+    for node in walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
+                once[target.id] = node.value
+    # a name assigned once, from a sanitiser: its value is an immutable str or number
+    kept = {n: v for n, v in once.items() if counts.get(n) == 1 and names.cleans(v)}
+    returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value is not None]
+    carried = [k for r in returns if (k := _strict(r, kept, names, set())) is not None]
+    return CATEGORIES - frozenset().union(*carried)
+
+
+_JOINS = (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.IfExp, ast.Constant)
+
+
+def _strict(node: ast.AST, kept: dict[str, ast.Call], names: Names, seen: set[str]) -> Kinds | None:
+    """What ``node``, in a function being proved a sanitiser, may carry: every name may
+    hold anything, but for a module constant and a name kept from a sanitiser (``kept``)."""
+    if isinstance(node, ast.Constant):
+        return None
+    if isinstance(node, ast.Name):
+        if node.id in names.constants:
+            return None
+        if node.id in kept and node.id not in seen:
+            return _strict(kept[node.id], kept, names, seen | {node.id})
+        return CATEGORIES
+    inner = [
+        k for c in ast.iter_child_nodes(node) if (k := _strict(c, kept, names, seen)) is not None
+    ]
+    kinds: Kinds | None = frozenset().union(*inner) if inner else None
+    if isinstance(node, ast.Call):
+        cleaned = names.cleans(node)
+        if kinds is None or cleaned:
+            return None if kinds is None else kinds - cleaned
+        return CATEGORIES  # an unknown call may return anything it was given, or undo it
+    if isinstance(node, _JOINS) or kinds is None:
+        return kinds
+    return CATEGORIES
 
 
 # Where a tainted value came from: how to name it, and its line.
@@ -567,6 +657,7 @@ class _Taint:
     computed from (its parents), to relate a guard on one name to a sink on another."""
 
     origins: dict[str, Origin] = field(default_factory=dict)
+    kinds: dict[str, Kinds] = field(default_factory=dict)
     parents: dict[str, set[str]] = field(default_factory=dict)
     lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
 
@@ -602,41 +693,49 @@ def _propagate(
     seeds: dict[str, Origin],
     taint: _Taint | None = None,
     skip: set[ast.stmt] | None = None,
-) -> dict[str, Origin]:
-    """Tainted names, each with the origin of its taint (the first source that reached it);
-    the assignments in ``skip`` (guarded ones) taint nothing."""
-    origins: dict[str, Origin] = dict(seeds) or {
-        name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
-    }
+) -> _Taint:
+    """The tainted names (``taint``), each with the origin of its taint (the first source
+    that reached it) and the categories it is still dangerous for (from every assignment to
+    it); the assignments in ``skip`` (guarded ones) taint nothing."""
+    taint = taint if taint is not None else _Taint()
+    origins = taint.origins
+    origins.update(
+        dict(seeds)
+        or {
+            name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
+        }
+    )
+    kinds = taint.kinds
+    kinds.update(dict.fromkeys(origins, CATEGORIES))
     nodes = list(walk(func))
     if not origins and not any(_is_source(n, facts) for n in nodes):
-        return origins  # nothing reads request data here: no assignment can be tainted
+        return taint  # nothing reads request data here: no assignment can be tainted
     assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
-            if skip is not None and node in skip:
+            if skip is not None and node in skip or node.value is None:
                 continue
-            if node.value is not None and tainted(node.value, set(origins), facts):
-                origin = origin_of(node.value, origins, node.lineno, facts)
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                used = {
-                    n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins
-                }
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        origins.setdefault(target.id, origin)
-                        if taint is not None:
-                            taint.parents.setdefault(target.id, set()).update(used - {target.id})
-                            taint.lines.setdefault(target.id, set()).add(node.lineno)
-    return origins
+            found = live(node.value, kinds, facts)
+            if found is None:
+                continue
+            origin = origin_of(node.value, origins, node.lineno, facts)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins}
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    origins.setdefault(target.id, origin)
+                    kinds[target.id] = kinds.get(target.id, frozenset()) | found
+                    taint.parents.setdefault(target.id, set()).update(used - {target.id})
+                    taint.lines.setdefault(target.id, set()).add(node.lineno)
+    return taint
 
 
-def _reads_source(node: ast.AST, facts: _FileFacts | None = None) -> bool:
-    if isinstance(node, ast.Call) and is_sanitizer(node):
-        return False
-    return _is_source(node, facts) or any(
-        _reads_source(c, facts) for c in ast.iter_child_nodes(node)
-    )
+def _reads_source(
+    node: ast.AST, facts: _FileFacts | None = None, category: str | None = None
+) -> bool:
+    """Whether ``node`` reads request data itself (not through a name) that is still
+    dangerous for ``category`` (None: for some category)."""
+    return tainted(node, {}, facts, category)
 
 
 def origin_of(
@@ -670,8 +769,7 @@ def _sink_category(call: ast.Call) -> str | None:
 def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
     """The function's taint, leaving out assignments that a guard on their value dominates
     (``if parsed.netloc == host: target = value``): the value is vetted where it is kept."""
-    first = _Taint()
-    first.origins = _propagate(func, facts, seeds, first)
+    first = _propagate(func, facts, seeds)
     names = set(first.origins)
     guarded: set[ast.stmt] = set()
     aliases: dict[str, dict[str, int]] | None = None
@@ -688,9 +786,7 @@ def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Tai
             guarded.add(node)
     if not guarded:
         return first
-    taint = _Taint()
-    taint.origins = _propagate(func, facts, seeds, taint, guarded)
-    return taint
+    return _propagate(func, facts, seeds, None, guarded)
 
 
 def _flows(
@@ -703,18 +799,18 @@ def _flows(
     origins = taint.origins
     if not origins and not any(_is_source(n, facts) for n in walk(func)):
         return
-    names = set(origins)
+    names = taint.kinds
     aliases: dict[str, dict[str, int]] | None = None
     for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         category = _sink_category(node)
-        if category is None or not tainted(node.args[0], names, facts):
+        if category is None or not tainted(node.args[0], names, facts, category):
             continue
         arg = node.args[0]
         used = {n.id for n in walk(arg) if isinstance(n, ast.Name) and n.id in names}
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
-        if used and not _reads_source(arg, facts):
+        if used and not _reads_source(arg, facts, category):
             if aliases is None:
                 aliases = check_aliases(func, facts.validators)
             vetted = guarded_names(func, node, facts.validators, aliases)
@@ -726,10 +822,10 @@ def _flows(
 def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
     """Calls that pass request data to a function whose parameter reaches a sink: one of the
     same file, or of another file of the change (reported here, on the call)."""
-    names = set(taint.origins)
+    names = taint.kinds
     for node, callee, summary in _summarised_calls(func, facts):
         for key, value in _passed(node):
-            if key in summary and tainted(value, names, facts):
+            if key in summary and tainted(value, names, facts, summary[key][0]):
                 category, sink, line, far = summary[key]
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
