@@ -46,6 +46,15 @@ SANITISERS: Mapping[str, frozenset[str]] = {
     "flask.url_for": frozenset({"open_redirect"}),
 }  # fmt: skip
 
+# Library validators by qualified name: the argument slots they vet when they return true,
+# and for what. Django's checks parse the URL as browsers do (``/\\evil.com`` included).
+VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], frozenset[str]]] = {
+    "django.utils.http.url_has_allowed_host_and_scheme": (
+        (0, "url"), frozenset({"open_redirect", "ssrf"})
+    ),
+    "django.utils.http.is_safe_url": ((0, "url"), frozenset({"open_redirect", "ssrf"})),
+}  # fmt: skip
+
 # Calls that undo an escape: whatever reached them, sanitised or not, comes out raw.
 DECODERS = frozenset(
     {"html.unescape", "urllib.parse.unquote", "urllib.parse.unquote_plus",
@@ -67,6 +76,15 @@ class Names:
                 counts[name] = counts.get(name, 0) + 1
         # names the file binds once, anywhere: a function defined once is that function
         self.once = {name for name, count in counts.items() if count == 1}
+        # module names bound once, and their values
+        self.module_values: dict[str, ast.expr] = {
+            stmt.targets[0].id: stmt.value
+            for stmt in getattr(tree, "body", ())
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id in self.once
+        }
         # module names bound once, to a literal: immutable values no request can reach
         self.constants = {
             stmt.targets[0].id

@@ -29,10 +29,11 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.constants import pruned_tree
-from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
+from code_guard.tools.python.guards import Scope, Validators, Vetted, guarded_names, key
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
@@ -140,16 +141,17 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _, _, _ in self._flows(tree, path):
-            yield rule, node, message
+        for rule, node, message, _, _, _, proof in self._flows(tree, path):
+            if not proof:
+                yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
         """``check``'s hits, each with the lines of its flow."""
-        for rule, node, message, lines, sink, far in self._flows(tree, path):
+        for rule, node, message, lines, sink, far, proof in self._flows(tree, path):
             line = node.lineno
             yield FlowHit(
                 self.name, rule, path, line, node.end_lineno or line, message,
-                flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
+                silenced=proof, flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
             )  # fmt: skip
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
@@ -170,8 +172,8 @@ class PythonTaintTool(PythonChecker):
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
         facts = self._file_facts(tree, path, functions)
         for func in functions:
-            for category, node, message, lines, sink, far in _function_hits(func, facts):
-                yield f"taint-{category}", node, message, lines, sink, far
+            for category, node, message, lines, sink, far, proof in _function_hits(func, facts):
+                yield f"taint-{category}", node, message, lines, sink, far, proof
 
     def _file_facts(
         self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
@@ -191,7 +193,7 @@ class PythonTaintTool(PythonChecker):
         facts.handlers = _handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
-        _summarise(functions, facts, everything, lambda: Validators.of(tree))
+        _summarise(functions, facts, everything, lambda: Validators.of(tree, names))
         if self._files is not None:
             self._facts[path] = facts
         return facts
@@ -392,9 +394,9 @@ def _parameter_summary(func: Function, facts: _FileFacts) -> dict[int | str, Sin
     seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
     found: dict[int | str, Sink] = {}
     for sink, reached in _parameter_sinks(func, facts, seeds):
-        for key, name in params.items():
+        for slot, name in params.items():
             if name in reached:
-                found.setdefault(key, sink)
+                found.setdefault(slot, sink)
                 found.setdefault(name, sink)
     return found
 
@@ -406,14 +408,14 @@ def _parameter_sinks(
     reach it: a sink called here, or a parameter of a summarised function (of this file or
     another) that reaches one, so that a chain of helpers is a sink at its first link."""
     taint = _traced(func, facts, seeds)
-    for category, node, _, reached, _ in _flows(func, facts, seeds, taint):
+    for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):
         yield (category, dotted(node.func), node.lineno, ""), reached
     names = taint.kinds
     for node, callee, summary in _summarised_calls(func, facts):
-        for key, value in _passed(node):
-            if key in summary and tainted(value, names, facts, summary[key][0]):
+        for slot, value in _passed(node):
+            if slot in summary and tainted(value, names, facts, summary[slot][0]):
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
-                sink = summary[key]
+                sink = summary[slot]
                 far = sink[3] or facts.where.get(callee, "")
                 yield (
                     (sink[0], sink[1], sink[2], far),
@@ -658,6 +660,8 @@ class _Taint:
 
     origins: dict[str, Origin] = field(default_factory=dict)
     kinds: dict[str, Kinds] = field(default_factory=dict)
+    direct: set[str] = field(default_factory=set)  # assigned request data read right there
+    seeded: set[str] = field(default_factory=set)  # parameters: tainted on entry
     parents: dict[str, set[str]] = field(default_factory=dict)
     lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
 
@@ -692,11 +696,11 @@ def _propagate(
     facts: _FileFacts,
     seeds: dict[str, Origin],
     taint: _Taint | None = None,
-    skip: set[ast.stmt] | None = None,
+    vetting: Mapping[ast.stmt, Kinds] | None = None,
 ) -> _Taint:
     """The tainted names (``taint``), each with the origin of its taint (the first source
     that reached it) and the categories it is still dangerous for (from every assignment to
-    it); the assignments in ``skip`` (guarded ones) taint nothing."""
+    it); an assignment in ``vetting`` (a guarded one) carries only what its guard left."""
     taint = taint if taint is not None else _Taint()
     origins = taint.origins
     origins.update(
@@ -707,23 +711,29 @@ def _propagate(
     )
     kinds = taint.kinds
     kinds.update(dict.fromkeys(origins, CATEGORIES))
+    taint.seeded.update(origins)
     nodes = list(walk(func))
     if not origins and not any(_is_source(n, facts) for n in nodes):
         return taint  # nothing reads request data here: no assignment can be tainted
     assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
         for node in assigns:
-            if skip is not None and node in skip or node.value is None:
+            if node.value is None:
                 continue
             found = live(node.value, kinds, facts)
             if found is None:
                 continue
+            if vetting is not None:
+                found = found - vetting.get(node, frozenset())
+            direct = _reads_source(node.value, facts)
             origin = origin_of(node.value, origins, node.lineno, facts)
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins}
             for target in targets:
                 if isinstance(target, ast.Name):
                     origins.setdefault(target.id, origin)
+                    if direct:
+                        taint.direct.add(target.id)
                     kinds[target.id] = kinds.get(target.id, frozenset()) | found
                     taint.parents.setdefault(target.id, set()).update(used - {target.id})
                     taint.lines.setdefault(target.id, set()).add(node.lineno)
@@ -767,40 +777,78 @@ def _sink_category(call: ast.Call) -> str | None:
 
 
 def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
-    """The function's taint, leaving out assignments that a guard on their value dominates
-    (``if parsed.netloc == host: target = value``): the value is vetted where it is kept."""
+    """The function's taint, where an assignment that a guard on its value dominates (``if
+    parsed.netloc == host: target = value``) keeps only what the guard did not prove safe:
+    the value is vetted where it is kept."""
     first = _propagate(func, facts, seeds)
-    names = set(first.origins)
-    guarded: set[ast.stmt] = set()
-    aliases: dict[str, dict[str, int]] | None = None
+    vetting: dict[ast.stmt, Kinds] = {}
+    scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
             continue
-        used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in names}
+        used = _used(node.value, first.kinds)
         if not used or _reads_source(node.value, facts):
             continue
-        if aliases is None:
-            aliases = check_aliases(func, facts.validators)
-        vetted = guarded_names(func, node, facts.validators, aliases)
-        if vetted and all(first.lineage(n) & vetted for n in used):
-            guarded.add(node)
-    if not guarded:
+        scope = scope or _scope(func, facts, first)
+        kinds = _vetted_kinds(node.value, used, guarded_names(func, node, scope), first, scope)
+        if kinds:
+            vetting[node] = kinds
+    if not vetting:
         return first
-    return _propagate(func, facts, seeds, None, guarded)
+    return _propagate(func, facts, seeds, None, vetting)
+
+
+def _scope(func: Function, facts: _FileFacts, taint: _Taint) -> Scope:
+    """What the guards of ``func`` are read with; its tainted names are no allow-list."""
+    return Scope.of(func, facts.validators, facts.names, set(taint.kinds))
+
+
+def _used(node: ast.AST, names: Mapping[str, Kinds]) -> set[str]:
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and n.id in names}
+
+
+def _vetted_kinds(
+    value: ast.AST, used: set[str], vetted: Vetted, taint: _Taint, scope: Scope
+) -> Kinds:
+    """The categories ``value`` (reading the tainted ``used``) is proved safe for by the
+    guards that dominate it (``vetted``): the value checked as it is, or each name it reads,
+    checked itself or computed only from names that were."""
+    kinds = frozenset.intersection(*(_safe_kinds(n, vetted, taint, scope, set()) for n in used))
+    return kinds | vetted.get(key(value), frozenset())
+
+
+def _safe_kinds(name: str, vetted: Vetted, taint: _Taint, scope: Scope, seen: set[str]) -> Kinds:
+    """What ``name`` is proved safe for: checked itself, or computed (never straight from the
+    request) only from names that were, each bound once, so the value checked is the value
+    it was computed from."""
+    kinds = vetted.get(name, frozenset())
+    parents = taint.parents.get(name, set())
+    if name in seen or name in taint.direct or not parents:
+        return kinds
+    if any(len(scope.assigned.get(p, ())) + (p in taint.seeded) != 1 for p in parents):
+        return kinds
+    inherited = frozenset.intersection(
+        *(_safe_kinds(p, vetted, taint, scope, seen | {name}) for p in parents)
+    )
+    return kinds | inherited
 
 
 def _flows(
-    func: Function, facts: _FileFacts, seeds: dict[str, Origin], traced: _Taint | None = None
-) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int]]]:
-    """Each unguarded flow into a sink: its category, the sink call, the tainted argument,
-    the tainted names that reach it (with the names they were computed from), and the
-    lines the flow passed."""
+    func: Function,
+    facts: _FileFacts,
+    seeds: dict[str, Origin],
+    traced: _Taint | None = None,
+    with_guarded: bool = False,
+) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int], str]]:
+    """Each flow into a sink: its category, the sink call, the tainted argument, the tainted
+    names that reach it (with the names they were computed from), the lines the flow
+    passed, and (``with_guarded``: those a guard stops are given too) the guard's proof."""
     taint = traced or _traced(func, facts, seeds)
     origins = taint.origins
     if not origins and not any(_is_source(n, facts) for n in walk(func)):
         return
     names = taint.kinds
-    aliases: dict[str, dict[str, int]] | None = None
+    scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
@@ -808,25 +856,52 @@ def _flows(
         if category is None or not tainted(node.args[0], names, facts, category):
             continue
         arg = node.args[0]
-        used = {n.id for n in walk(arg) if isinstance(n, ast.Name) and n.id in names}
+        used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
+        lines = taint.flow_lines(used) | {node.lineno}
+        proof = ""
         if used and not _reads_source(arg, facts, category):
-            if aliases is None:
-                aliases = check_aliases(func, facts.validators)
-            vetted = guarded_names(func, node, facts.validators, aliases)
-            if all(taint.lineage(n) & vetted for n in used):
-                continue
-        yield category, node, arg, reached, taint.flow_lines(used) | {node.lineno}
+            scope = scope or _scope(func, facts, taint)
+            proof = _guard_proof(func, node, arg, used, category, taint, scope)
+        if not proof or with_guarded:
+            yield category, node, arg, reached, lines, proof
+
+
+def _guard_proof(
+    func: Function,
+    node: ast.Call,
+    value: ast.AST,
+    used: set[str],
+    category: str,
+    taint: _Taint,
+    scope: Scope,
+) -> str:
+    """Why the guards that dominate ``node`` make ``value`` safe for ``category``, or ""."""
+    vetted = guarded_names(func, node, scope)
+    if category not in _vetted_kinds(value, used, vetted, taint, scope):
+        return ""
+    checked = ", ".join(f"`{n}`" for n in sorted(used))
+    return (
+        f"a check that dominates line {node.lineno} (its failing branch leaves, or the call "
+        f"sits where it passed) vets {checked} for {category.replace('_', ' ')}"
+    )
 
 
 def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
     """Calls that pass request data to a function whose parameter reaches a sink: one of the
-    same file, or of another file of the change (reported here, on the call)."""
+    same file, or of another file of the change (reported here, on the call); those a guard
+    stops are given with its proof."""
     names = taint.kinds
+    scope: Scope | None = None
     for node, callee, summary in _summarised_calls(func, facts):
-        for key, value in _passed(node):
-            if key in summary and tainted(value, names, facts, summary[key][0]):
-                category, sink, line, far = summary[key]
+        for slot, value in _passed(node):
+            if slot in summary and tainted(value, names, facts, summary[slot][0]):
+                category, sink, line, far = summary[slot]
+                proof = ""
+                used = _used(value, names)
+                if used and not _reads_source(value, facts, category):
+                    scope = scope or _scope(func, facts, taint)
+                    proof = _guard_proof(func, node, value, used, category, taint, scope)
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 lines = taint.flow_lines(used) | {node.lineno}
@@ -837,29 +912,37 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                 # across files every line is named with its file: the hit may be reported
                 # in either (``_to_far_sink``)
                 here = f"{facts.path}:" if where else "line "
-                message = (
+                flow = (
                     f"{source} ({here}{at}) is passed to `{callee}()` ({here}{node.lineno}), "
-                    f"which hands it to `{sink}()` ({place}): "
-                    f"{category.replace('_', ' ')}; validate or parameterise it first."
+                    f"which hands it to `{sink}()` ({place})"
                 )
-                yield category, node, message, lines | {end}, end, (where, line) if where else None
+                message = (
+                    f"{flow}, but {proof}."
+                    if proof
+                    else f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
+                )
+                proof = proof and Silencing.GUARD.value
+                far_sink = (where, line) if where else None
+                yield category, node, message, lines | {end}, end, far_sink, proof
                 break
 
 
 # A hit of the check: category, the call it is reported on, message, lines of the flow, the
-# sink's line, and for a sink in another file of the change, that file and line.
-_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None]
+# sink's line, for a sink in another file of the change that file and line, and the proof
+# of the guard that stops it ("" for a live flow).
+_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None, str]
 
 
 def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
     if not _reads_request(func, facts):
         return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
-    for category, node, arg, _, lines in _flows(func, facts, {}, taint):
+    for category, node, arg, _, lines, proof in _flows(func, facts, {}, taint, True):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
-        message = (
-            f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
-            f"{category.replace('_', ' ')}; validate or parameterise it first."
-        )
-        yield category, node, message, lines, node.lineno, None
+        flow = f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno})"
+        if proof:
+            message = f"{flow}, but {proof}."
+        else:
+            message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
+        yield category, node, message, lines, node.lineno, None, proof and Silencing.GUARD.value
     yield from _helper_flows(func, facts, taint)
