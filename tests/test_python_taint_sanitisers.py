@@ -191,3 +191,50 @@ def test_a_chain_of_calls_is_reported_unless_one_after_the_last_decoder_cleans_i
     expected = [] if cleaning else [f"taint-{category}"]
     root = tmp_path_factory.mktemp("chain")
     assert rules_of(root, handler(value, SINKS[category])) == expected
+
+
+SAFE_JOIN = """\
+def safe_join(root, relative):
+    base = os.path.realpath(root)
+    candidate = os.path.realpath(os.path.join(base, relative))
+    if os.path.commonpath([base, candidate]) != base:
+        return None
+    return candidate
+"""
+
+
+@pytest.mark.parametrize(
+    ("helper", "call"),
+    [
+        # the folder chosen by the request: the containment proves nothing
+        (SAFE_JOIN, 'safe_join(request.args["root"], "report.pdf")'),
+        # both chosen by the request: each proof trusted the other
+        (SAFE_JOIN, 'safe_join(request.args["root"], raw)'),
+        # the check inverted: the escaping path is the one returned
+        (SAFE_JOIN.replace("!= base", "== base"), "safe_join(BASE, raw)"),
+        # not normalised: BASE/../.. has BASE as its common path
+        (
+            SAFE_JOIN.replace("os.path.realpath(os.path.join", "(os.path.join"),
+            "safe_join(BASE, raw)",
+        ),
+        # the failing branch falls through
+        (SAFE_JOIN.replace("return None", "print(candidate)"), "safe_join(BASE, raw)"),
+    ],
+)
+def test_a_function_that_returns_a_checked_value_cleans_only_when_the_check_holds(
+    tmp_path: Path, helper: str, call: str
+) -> None:
+    assert rules_of(tmp_path, handler(call, SINKS["path_traversal"], helper)) == [
+        "taint-path_traversal"
+    ]
+
+
+def test_a_function_that_returns_a_value_only_inside_the_folder_cleans_traversal(
+    tmp_path: Path,
+) -> None:
+    call = "safe_join(BASE, raw)"
+    assert rules_of(tmp_path, handler(call, SINKS["path_traversal"], SAFE_JOIN)) == []
+    # it proves the path, not the rest: the same value is still a command
+    assert rules_of(tmp_path, handler(call, SINKS["command_injection"], SAFE_JOIN)) == [
+        "taint-command_injection"
+    ]

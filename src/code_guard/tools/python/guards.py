@@ -107,7 +107,8 @@ class Validators:
                 params = _fixed_parameters(func)
                 if not params:
                     continue
-                scope = Scope.of(func, found, names, set(params.values()))
+                # what the caller passes may be anything: no allow-list of theirs counts
+                scope = Scope.of(func, found, names, derived(func, set(params.values())))
                 truthy = _truthy_proof(func, scope, params)
                 if truthy:
                     found.truthy[func.name] = truthy
@@ -220,6 +221,28 @@ def _stored(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
         return [node.id]
     return []
+
+
+def derived(func: Function, seeds: set[str]) -> set[str]:
+    """``seeds`` and the names of ``func`` computed from them, however indirectly."""
+    found = set(seeds)
+    assigns = [n for n in walk(func) if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign)]
+    for _ in range(len(assigns) + 1):
+        grown = False
+        for node in assigns:
+            if node.value is None or not any(
+                isinstance(n, ast.Name) and n.id in found for n in walk(node.value)
+            ):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for n in walk(target):
+                    if isinstance(n, ast.Name) and n.id not in found:
+                        found.add(n.id)
+                        grown = True
+        if not grown:
+            break
+    return found
 
 
 def _fixed_parameters(func: Function) -> dict[int | str, str]:
@@ -410,11 +433,12 @@ def _call(call: ast.Call, scope: Scope) -> Vetted:
     func = call.func
     qualified = scope.names.qualified(call) or ""
     if qualified in VALIDATORS:
-        slots, kinds = VALIDATORS[qualified]
-        vetted = _arguments(call, dict.fromkeys(slots, kinds))
+        slots, trusted, kinds = VALIDATORS[qualified]
         # the allowed hosts must be the application's, not the request's
-        others = [k.value for k in call.keywords if k.arg not in slots] + call.args[1:]
-        return vetted if all(scope.trusted(o) for o in others) else {}
+        given = _arguments(call, dict.fromkeys(trusted, CATEGORIES))
+        if any(not scope.trusted(_value(call, k)) for k in given):
+            return {}
+        return _arguments(call, dict.fromkeys(slots, kinds))
     if qualified == "bool" and len(call.args) == 1:
         return test(call.args[0], scope)[0]
     if isinstance(func, ast.Name) and func.id in scope.validators.truthy:
@@ -446,6 +470,14 @@ def _arguments(call: ast.Call, slots: dict[int | str, Kinds]) -> Vetted:
         if slot in slots and not isinstance(value, ast.Starred):
             out = _union(out, {key(value): slots[slot]})
     return out
+
+
+def _value(call: ast.Call, name_key: str) -> ast.AST:
+    """The argument of ``call`` vetted under ``name_key``."""
+    for value in (*call.args, *(k.value for k in call.keywords)):
+        if key(value) == name_key:
+            return value
+    return call
 
 
 def _isinstance(call: ast.Call, scope: Scope) -> Vetted:

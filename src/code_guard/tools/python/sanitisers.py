@@ -44,15 +44,19 @@ SANITISERS: Mapping[str, frozenset[str]] = {
     "flask.safe_join": _PATH,
     # a URL of the application itself, built from a route's name
     "flask.url_for": frozenset({"open_redirect"}),
+    # a JSON response (application/json), which no browser renders as HTML
+    "flask.jsonify": _XSS,
 }  # fmt: skip
 
 # Library validators by qualified name: the argument slots they vet when they return true,
-# and for what. Django's checks parse the URL as browsers do (``/\\evil.com`` included).
-VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], frozenset[str]]] = {
+# the slots that must hold the application's own values (the allowed hosts), and what they
+# vet for. Django's checks parse the URL as browsers do (``/\\evil.com`` included).
+_HOSTS = frozenset({"open_redirect", "ssrf"})
+VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], tuple[int | str, ...], frozenset[str]]] = {
     "django.utils.http.url_has_allowed_host_and_scheme": (
-        (0, "url"), frozenset({"open_redirect", "ssrf"})
+        (0, "url"), (1, "allowed_hosts"), _HOSTS
     ),
-    "django.utils.http.is_safe_url": ((0, "url"), frozenset({"open_redirect", "ssrf"})),
+    "django.utils.http.is_safe_url": ((0, "url"), (1, "allowed_hosts", "host"), _HOSTS),
 }  # fmt: skip
 
 # Calls that undo an escape: whatever reached them, sanitised or not, comes out raw.

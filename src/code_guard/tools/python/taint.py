@@ -32,6 +32,7 @@ from pathlib import Path
 from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
+from code_guard.tools.python.cleaners import parameter_slot, proved_clean
 from code_guard.tools.python.constants import pruned_tree
 from code_guard.tools.python.guards import Scope, Validators, Vetted, guarded_names, key
 from code_guard.tools.python.imports import ModuleIndex
@@ -109,7 +110,7 @@ class _FileFacts:
     reading: dict[int, bool] = field(default_factory=dict)
     # the file's own functions a call may name, and what each one's result is proved safe for
     defs: dict[str, Function] = field(default_factory=dict)
-    cleans: dict[str, Kinds] = field(default_factory=dict)
+    cleans: dict[tuple[str, str], Kinds] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,14 +570,15 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: _FileFacts | None) ->
         return CATEGORIES
     if isinstance(node, ast.Name):
         return names.get(node.id)
-    found = [k for c in ast.iter_child_nodes(node) if (k := live(c, names, facts)) is not None]
+    children = {id(c): live(c, names, facts) for c in ast.iter_child_nodes(node)}
+    found = [k for k in children.values() if k is not None]
     if not found:
         return None
     kinds: Kinds = frozenset().union(*found)
     if isinstance(node, ast.Call) and facts is not None:
         if facts.names.decodes(node):
             return CATEGORIES
-        return kinds - facts.names.cleans(node) - _cleans(node, facts)
+        return kinds - facts.names.cleans(node) - _cleans(node, children, facts)
     if isinstance(node, ast.Call):
         return kinds - _NO_FILE.cleans(node)
     return kinds
@@ -585,68 +587,23 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: _FileFacts | None) ->
 _NO_FILE = Names(ast.Module(body=[], type_ignores=[]))
 
 
-def _cleans(call: ast.Call, facts: _FileFacts) -> Kinds:
-    """What a call to a function of the file is proved to return safe values for, by its
-    body (never by its name): the categories no ``return`` of it can carry request data
-    into, whatever its arguments (``_strict``)."""
+def _cleans(call: ast.Call, lives: Mapping[int, Kinds | None], facts: _FileFacts) -> Kinds:
+    """What a call to a function of the file cleans, by its body (never by its name;
+    cleaners.py): only a call given one tainted argument, for what the function's returns
+    are proved safe for whatever that parameter holds. ``lives``: what each child of the
+    call carries (``live``), by id."""
     if not isinstance(call.func, ast.Name) or call.func.id not in facts.defs:
         return frozenset()
-    name = call.func.id
-    if name not in facts.cleans:
-        facts.cleans[name] = frozenset()  # while it is worked out: a recursive call cleans nothing
-        facts.cleans[name] = _proved_clean(facts.defs[name], facts.names)
-    return facts.cleans[name]
-
-
-def _proved_clean(func: Function, names: Names) -> Kinds:
-    """The categories every value ``func`` returns is safe for, read from its body alone:
-    each ``return`` gives a constant, or a sanitiser's result (directly or through a name
-    assigned once from one), joined or formatted with others. Any other name, call or
-    value may carry anything. A decorated function or a generator proves nothing."""
-    if func.decorator_list or any(isinstance(n, ast.Yield | ast.YieldFrom) for n in walk(func)):
+    values = [(a, a) for a in call.args] + [(k.value, k) for k in call.keywords]
+    carrying = [value for value, child in values if lives.get(id(child)) is not None]
+    func = facts.defs[call.func.id]
+    param = parameter_slot(func, call, carrying[0]) if len(carrying) == 1 else None
+    if param is None:
         return frozenset()
-    once: dict[str, ast.Call] = {}
-    counts: dict[str, int] = {}
-    for node in walk(func):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            counts[node.id] = counts.get(node.id, 0) + 1
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name) and isinstance(node.value, ast.Call):
-                once[target.id] = node.value
-    # a name assigned once, from a sanitiser: its value is an immutable str or number
-    kept = {n: v for n, v in once.items() if counts.get(n) == 1 and names.cleans(v)}
-    returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value is not None]
-    carried = [k for r in returns if (k := _strict(r, kept, names, set())) is not None]
-    return CATEGORIES - frozenset().union(*carried)
-
-
-_JOINS = (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.IfExp, ast.Constant)
-
-
-def _strict(node: ast.AST, kept: dict[str, ast.Call], names: Names, seen: set[str]) -> Kinds | None:
-    """What ``node``, in a function being proved a sanitiser, may carry: every name may
-    hold anything, but for a module constant and a name kept from a sanitiser (``kept``)."""
-    if isinstance(node, ast.Constant):
-        return None
-    if isinstance(node, ast.Name):
-        if node.id in names.constants:
-            return None
-        if node.id in kept and node.id not in seen:
-            return _strict(kept[node.id], kept, names, seen | {node.id})
-        return CATEGORIES
-    inner = [
-        k for c in ast.iter_child_nodes(node) if (k := _strict(c, kept, names, seen)) is not None
-    ]
-    kinds: Kinds | None = frozenset().union(*inner) if inner else None
-    if isinstance(node, ast.Call):
-        cleaned = names.cleans(node)
-        if kinds is None or cleaned:
-            return None if kinds is None else kinds - cleaned
-        return CATEGORIES  # an unknown call may return anything it was given, or undo it
-    if isinstance(node, _JOINS) or kinds is None:
-        return kinds
-    return CATEGORIES
+    if (func.name, param) not in facts.cleans:
+        facts.cleans[func.name, param] = frozenset()  # a recursive call cleans nothing
+        facts.cleans[func.name, param] = proved_clean(func, param, facts.names, facts.validators)
+    return facts.cleans[func.name, param]
 
 
 # Where a tainted value came from: how to name it, and its line.
@@ -882,8 +839,8 @@ def _guard_proof(
         return ""
     checked = ", ".join(f"`{n}`" for n in sorted(used))
     return (
-        f"a check that dominates line {node.lineno} (its failing branch leaves, or the call "
-        f"sits where it passed) vets {checked} for {category.replace('_', ' ')}"
+        f"a check on the only path to line {node.lineno} vets {checked} for "
+        f"{category.replace('_', ' ')}"
     )
 
 
