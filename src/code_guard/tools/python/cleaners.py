@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 
-from code_guard.tools.python.guards import Scope, Validators, derived, guarded_names, key
+from code_guard.tools.python.checks import Scope, derived, key
+from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
 

@@ -32,9 +32,10 @@ from pathlib import Path
 from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
+from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.cleaners import parameter_slot, proved_clean
 from code_guard.tools.python.constants import pruned_tree
-from code_guard.tools.python.guards import Scope, Validators, Vetted, guarded_names, key
+from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
