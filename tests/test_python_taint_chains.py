@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from code_guard.tools.base import NOT_ANALYSED_RULE
 from code_guard.tools.python.taint import PythonTaintTool
 
 ROUTE = """\
@@ -94,3 +95,36 @@ def test_an_import_cycle_with_a_sink_is_still_reported_where_it_can_be(tmp_path:
     assert [(h.rule, h.file_path, h.line) for h in hits] == [
         ("taint-command_injection", "app.py", 7)
     ]
+
+
+def test_a_sum_of_thousands_of_terms_is_followed(tmp_path: Path) -> None:
+    terms = " + ".join(["x"] * 2500)
+    source = (
+        "import os\n\nfrom flask import request\n\n\n"
+        f'def view():\n    x = request.args["a"]\n    return os.system({terms})\n'
+    )
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    hits = PythonTaintTool().run(tmp_path, ["app.py"])
+    assert [(h.rule, h.line) for h in hits] == [("taint-command_injection", 8)]
+
+
+@pytest.mark.parametrize("depth", [1001, 1500])
+def test_a_condition_too_deep_to_follow_leaves_the_review_partial(
+    tmp_path: Path, depth: int
+) -> None:
+    # an odd number of `not`s: the sink runs only when `x` is NOT in the allow-list
+    source = (
+        "import os\n\nfrom flask import abort, request\n\nALLOWED = {'a'}\n\n\n"
+        f"def view():\n    x = request.args['a']\n    if {'not ' * depth}(x in ALLOWED):\n"
+        "        abort(400)\n    return os.system(x)\n"
+    )
+    (tmp_path / "app.py").write_text(source, encoding="utf-8")
+    hits = PythonTaintTool().run(tmp_path, ["app.py"])
+    # the flow is reported, or the function is named as not analysed: never silence
+    assert any(
+        h.rule == "taint-command_injection"
+        and not h.silenced
+        or h.rule == NOT_ANALYSED_RULE
+        and "`view`" in h.message
+        for h in hits
+    )

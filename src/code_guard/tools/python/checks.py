@@ -57,9 +57,39 @@ _OWN_HOST = frozenset({"host", "host_url", "url_root", "get_host", "server_name"
 _SEPARATORS = ("/", "\\")
 
 
+@dataclass(frozen=True)
+class _Mark:
+    """Punctuation in an expression's key, apart from any value the expression holds."""
+
+    text: str
+
+
 def key(node: ast.AST) -> str:
-    """The key a checked value is vetted under: a name, or an expression's shape."""
-    return node.id if isinstance(node, ast.Name) else "expr:" + ast.dump(node)
+    """The key a checked value is vetted under: a name, or an expression's shape (written out
+    from a list, not by recursion: an expression may be thousands of levels deep)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    parts: list[str] = []
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Mark):
+            parts.append(item.text)
+        elif isinstance(item, ast.Name):
+            parts.append(f"Name(id={item.id!r})")
+        elif isinstance(item, ast.AST):
+            parts.append(type(item).__name__ + "(")
+            stack.append(_Mark(")"))
+            for name in reversed(item._fields):
+                if name != "ctx":
+                    stack.extend((getattr(item, name, None), _Mark(f"{name}=")))
+        elif isinstance(item, list):
+            parts.append("[")
+            stack.append(_Mark("]"))
+            stack.extend(reversed(item))
+        else:
+            parts.append(repr(item) + ",")
+    return "expr:" + "".join(parts)
 
 
 @dataclass
@@ -129,6 +159,20 @@ class Scope:
                 if any(first <= line <= last for first, last in spans):
                     return None
         return found
+
+    def resolved(self, node: ast.AST, module: bool = False) -> ast.AST:
+        """``node``, or for a name bound once (in the function, or ``module``-level too) the
+        value it was bound to, followed through such names (not round a cycle)."""
+        seen: set[str] = set()
+        while isinstance(node, ast.Name) and node.id not in seen:
+            seen.add(node.id)
+            value = self.single(node.id)
+            if value is None and module and node.id not in self.assigned:
+                value = self.names.module_values.get(node.id)
+            if value is None:
+                break
+            node = value
+        return node
 
     def single(self, name: str) -> ast.expr | None:
         """The value of a name assigned exactly once (by ``=``), or None."""
@@ -278,9 +322,7 @@ def _allowed(value: ast.AST, scope: Scope) -> Vetted:
 
 def _parsed_url(node: ast.AST, scope: Scope) -> ast.AST | None:
     """The value a URL parser was given, for ``urlparse(x)`` or a name bound once to it."""
-    if isinstance(node, ast.Name):
-        value = scope.single(node.id)
-        return _parsed_url(value, scope) if value is not None else None
+    node = scope.resolved(node)
     if isinstance(node, ast.Call) and node.args and scope.names.qualified(node) in _URL_PARSERS:
         return node.args[0]
     return None
@@ -289,9 +331,7 @@ def _parsed_url(node: ast.AST, scope: Scope) -> ast.AST | None:
 def _normalised(node: ast.AST, scope: Scope) -> ast.AST | None:
     """The path a normalising call was given (``realpath(p)``, ``Path(p).resolve()``), for
     the call or a name bound once to it: ``..`` is gone from its result."""
-    if isinstance(node, ast.Name):
-        value = scope.single(node.id)
-        return _normalised(value, scope) if value is not None else None
+    node = scope.resolved(node)
     if not isinstance(node, ast.Call):
         return None
     if node.args and scope.names.qualified(node) in _NORMALISERS:
@@ -415,10 +455,8 @@ def _ends_with_separator(node: ast.AST, scope: Scope) -> bool:
         last = node.right
         sep = _qualified_name(last, scope) in ("os.sep", "os.path.sep")
         return sep or (isinstance(last, ast.Constant) and last.value in _SEPARATORS)
-    if isinstance(node, ast.Name):
-        value = scope.single(node.id)
-        return value is not None and _ends_with_separator(value, scope)
-    return False
+    resolved = scope.resolved(node)
+    return resolved is not node and _ends_with_separator(resolved, scope)
 
 
 def _pattern(node: ast.AST, full: bool, scope: Scope) -> Kinds:
@@ -434,9 +472,7 @@ def _pattern(node: ast.AST, full: bool, scope: Scope) -> Kinds:
 
 def _compiled(node: ast.AST, full: bool, scope: Scope) -> Kinds:
     """``PATTERN.fullmatch(x)``, PATTERN bound once in the file to ``re.compile(literal)``."""
-    if not isinstance(node, ast.Name):
-        return frozenset()
-    value = scope.single(node.id) or scope.names.module_values.get(node.id)
+    value = scope.resolved(node, module=True)
     if not isinstance(value, ast.Call) or scope.names.qualified(value) != "re.compile":
         return frozenset()
     return _pattern(value.args[0], full, scope) if value.args else frozenset()
@@ -445,7 +481,7 @@ def _compiled(node: ast.AST, full: bool, scope: Scope) -> Kinds:
 def _literal(node: ast.AST, scope: Scope) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
-    if isinstance(node, ast.Name):
-        value = scope.single(node.id) or scope.names.module_values.get(node.id)
-        return _literal(value, scope) if value is not None else None
+    resolved = scope.resolved(node, module=True)
+    if resolved is not node:
+        return _literal(resolved, scope)
     return None

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from code_guard.models import Silencing
-from code_guard.tools.base import Focus, ToolHit
+from code_guard.tools.base import Focus, ToolHit, not_analysed
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.cleaners import parameter_slot, proved_clean
@@ -148,13 +148,18 @@ class PythonTaintTool(PythonChecker):
                 yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
-        """``check``'s hits, each with the lines of its flow."""
-        for rule, node, message, lines, sink, far, proof in self._flows(tree, path):
+        """``check``'s hits, each with the lines of its flow; and a note for each function
+        the check gave up on (the review is then partial, never quietly clean)."""
+        gaps: list[str] = []
+        for rule, node, message, lines, sink, far, proof in self._flows(tree, path, gaps):
             line = node.lineno
             yield FlowHit(
                 self.name, rule, path, line, node.end_lineno or line, message,
                 silenced=proof, flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
             )  # fmt: skip
+        if gaps:
+            names = ", ".join(gaps[:5]) + (", ..." if len(gaps) > 5 else "")
+            yield not_analysed(self.name, path, f"gave up on {names} (nested too deep to follow)")
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """The hits, each moved to the changed line of its flow nearest the sink when the
@@ -169,12 +174,25 @@ class PythonTaintTool(PythonChecker):
         hits = [_to_far_sink(hit, focus) for hit in hits]
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
-    def _flows(self, tree: ast.Module, path: str) -> Iterator[_Flow]:
+    def _flows(self, tree: ast.Module, path: str, gaps: list[str] | None = None) -> Iterator[_Flow]:
+        """The flows of every function of ``tree``; the functions too deep to follow (Python's
+        recursion limit, in the parts of the check that recurse) are added to ``gaps``."""
         tree = pruned_tree(tree)  # no flow through a branch that cannot run (constants.py)
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
-        facts = self._file_facts(tree, path, functions)
+        try:
+            facts = self._file_facts(tree, path, functions)
+        except RecursionError:
+            if gaps is not None:
+                gaps.append("the whole file")
+            return
         for func in functions:
-            for category, node, message, lines, sink, far, proof in _function_hits(func, facts):
+            try:
+                found = list(_function_hits(func, facts))
+            except RecursionError:
+                if gaps is not None:
+                    gaps.append(f"`{func.name}`")
+                continue
+            for category, node, message, lines, sink, far, proof in found:
                 yield f"taint-{category}", node, message, lines, sink, far, proof
 
     def _file_facts(
@@ -566,12 +584,29 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: _FileFacts | None) ->
     """The categories request data in ``node`` is still dangerous for; None when none reaches
     it. A sanitiser takes away only the categories its table entry gives (sanitisers.py), a
     function of the file only those its body proves (``_cleans``), and a decoder
-    (``html.unescape``...) undoes whatever was neutralised before it."""
-    if _is_source(node, facts):
-        return CATEGORIES
-    if isinstance(node, ast.Name):
-        return names.get(node.id)
-    children = {id(c): live(c, names, facts) for c in ast.iter_child_nodes(node)}
+    (``html.unescape``...) undoes whatever was neutralised before it. Children first, on a
+    list rather than Python's stack: a sum of a thousand terms is no deeper to follow."""
+    done: dict[int, Kinds | None] = {}
+    stack: list[tuple[ast.AST, bool]] = [(node, False)]
+    while stack:
+        current, expanded = stack.pop()
+        if expanded:
+            children = {id(c): done[id(c)] for c in ast.iter_child_nodes(current)}
+            done[id(current)] = _combined(current, children, facts)
+        elif _is_source(current, facts):
+            done[id(current)] = CATEGORIES
+        elif isinstance(current, ast.Name):
+            done[id(current)] = names.get(current.id)
+        else:
+            stack.append((current, True))
+            stack.extend((c, False) for c in ast.iter_child_nodes(current))
+    return done[id(node)]
+
+
+def _combined(
+    node: ast.AST, children: Mapping[int, Kinds | None], facts: _FileFacts | None
+) -> Kinds | None:
+    """What ``node`` carries, given what each of its children (by id) carries."""
     found = [k for k in children.values() if k is not None]
     if not found:
         return None
