@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from code_guard.models import Silencing
 from code_guard.tools.python.sanitisers import CATEGORIES, SANITISERS
 from code_guard.tools.python.taint import PythonTaintTool
 
@@ -54,7 +55,7 @@ def rules_of(root: Path, body: str) -> list[str]:
     hits are cached by folder and file name)."""
     name = f"app{next(_names)}.py"
     (root / name).write_text(HEADER + body, encoding="utf-8")
-    return [h.rule for h in PythonTaintTool().run(root, [name])]
+    return [h.rule for h in PythonTaintTool().run(root, [name]) if not h.silenced]
 
 
 def handler(value: str, sink: str, helpers: str = "") -> str:
@@ -238,3 +239,12 @@ def test_a_function_that_returns_a_value_only_inside_the_folder_cleans_traversal
     assert rules_of(tmp_path, handler(call, SINKS["command_injection"], SAFE_JOIN)) == [
         "taint-command_injection"
     ]
+
+
+def test_a_sanitised_flow_is_returned_silenced_with_its_mechanism(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text(
+        HEADER + handler("shlex.quote(raw)", SINKS["command_injection"]), encoding="utf-8"
+    )
+    [hit] = PythonTaintTool().run(tmp_path, ["app.py"])
+    assert (hit.rule, hit.silenced) == ("taint-command_injection", Silencing.SANITISER.value)
+    assert "neutralises it for command injection" in hit.message

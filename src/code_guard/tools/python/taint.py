@@ -143,8 +143,8 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _, _, _, proof in self._flows(tree, path):
-            if not proof:
+        for rule, node, message, _, _, _, silenced in self._flows(tree, path):
+            if not silenced:
                 yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
@@ -428,7 +428,7 @@ def _parameter_sinks(
     reach it: a sink called here, or a parameter of a summarised function (of this file or
     another) that reaches one, so that a chain of helpers is a sink at its first link."""
     taint = _traced(func, facts, seeds)
-    for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):
+    for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):  # live ones
         yield (category, dotted(node.func), node.lineno, ""), reached
     names = taint.kinds
     for node, callee, summary in _summarised_calls(func, facts):
@@ -655,6 +655,7 @@ class _Taint:
     kinds: dict[str, Kinds] = field(default_factory=dict)
     direct: set[str] = field(default_factory=set)  # assigned request data read right there
     seeded: set[str] = field(default_factory=set)  # parameters: tainted on entry
+    vetted: set[str] = field(default_factory=set)  # assigned where a guard vetted the value
     parents: dict[str, set[str]] = field(default_factory=dict)
     lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
 
@@ -716,8 +717,10 @@ def _propagate(
             found = live(node.value, kinds, facts)
             if found is None:
                 continue
-            if vetting is not None:
-                found = found - vetting.get(node, frozenset())
+            if vetting is not None and node in vetting:
+                found = found - vetting[node]
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    taint.vetted.update(n.id for n in walk(target) if isinstance(n, ast.Name))
             direct = _reads_source(node.value, facts)
             origin = origin_of(node.value, origins, node.lineno, facts)
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -832,10 +835,11 @@ def _flows(
     seeds: dict[str, Origin],
     traced: _Taint | None = None,
     with_guarded: bool = False,
-) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int], str]]:
+) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int], Proof | None]]:
     """Each flow into a sink: its category, the sink call, the tainted argument, the tainted
     names that reach it (with the names they were computed from), the lines the flow
-    passed, and (``with_guarded``: those a guard stops are given too) the guard's proof."""
+    passed, and (``with_guarded``: those a guard or a sanitiser stops are given too) what
+    stopped it."""
     taint = traced or _traced(func, facts, seeds)
     origins = taint.origins
     if not origins and not any(_is_source(n, facts) for n in walk(func)):
@@ -846,18 +850,35 @@ def _flows(
         if not isinstance(node, ast.Call) or not node.args:
             continue
         category = _sink_category(node)
-        if category is None or not tainted(node.args[0], names, facts, category):
-            continue
         arg = node.args[0]
+        kinds = live(arg, names, facts) if category is not None else None
+        if category is None or kinds is None or (category not in kinds and not with_guarded):
+            continue
         used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
         lines = taint.flow_lines(used) | {node.lineno}
-        proof = ""
-        if used and not _reads_source(arg, facts, category):
+        proof: Proof | None = None
+        if category not in kinds:
+            proof = _cleaned_proof(used, category, taint)
+        elif used and not _reads_source(arg, facts, category):
             scope = scope or _scope(func, facts, taint)
-            proof = _guard_proof(func, node, arg, used, category, taint, scope)
-        if not proof or with_guarded:
+            text = _guard_proof(func, node, arg, used, category, taint, scope)
+            proof = (Silencing.GUARD, text) if text else None
+        if proof is None or with_guarded:
             yield category, node, arg, reached, lines, proof
+
+
+# What stopped a flow: the mechanism, and why it holds.
+Proof = tuple[Silencing, str]
+
+
+def _cleaned_proof(used: set[str], category: str, taint: _Taint) -> Proof:
+    """Why request data that reaches a sink is harmless there: neutralised for ``category``
+    on its way, by a sanitiser of that category or by a guard where it was assigned."""
+    kind = category.replace("_", " ")
+    if any(taint.lineage(n) & taint.vetted for n in used):
+        return Silencing.GUARD, f"a check where it was assigned vets it for {kind}"
+    return Silencing.SANITISER, f"a sanitiser on its way neutralises it for {kind}"
 
 
 def _guard_proof(
@@ -933,9 +954,10 @@ def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
     for category, node, arg, _, lines, proof in _flows(func, facts, {}, taint, True):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
         flow = f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno})"
-        if proof:
-            message = f"{flow}, but {proof}."
+        if proof is not None:
+            message = f"{flow}, but {proof[1]}."
         else:
             message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
-        yield category, node, message, lines, node.lineno, None, proof and Silencing.GUARD.value
+        silenced = proof[0].value if proof is not None else ""
+        yield category, node, message, lines, node.lineno, None, silenced
     yield from _helper_flows(func, facts, taint)
