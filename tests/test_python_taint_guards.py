@@ -767,3 +767,18 @@ def view():
     # the check() seam, which every finding comes from, does not yield it
     tree = ast.parse(HEADER + body)
     assert list(PythonTaintTool().check(tree, "app.py")) == []
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        'cmd = "ls "\n    cmd += request.args["d"]\n    return os.system(cmd)',
+        'for d in request.args.getlist("d"):\n        os.system("ls " + d)\n    return ""',
+        'd, _ = request.args["d"], 1\n    return os.system("ls " + d)',
+        'if (d := request.args.get("d")):\n        os.system("ls " + d)\n    return ""',
+        'ds = [d for d in request.args.getlist("d")]\n    return os.system("ls " + ds[0])',
+    ],
+)
+def test_request_data_is_followed_through_every_kind_of_binding(tmp_path: Path, steps: str) -> None:
+    body = f'@app.route("/ls")\ndef view():\n    {steps}\n'
+    assert [rule for rule, _ in hits_of(tmp_path, body)] == ["taint-command_injection"]

@@ -690,7 +690,7 @@ def _propagate(
     facts: _FileFacts,
     seeds: dict[str, Origin],
     taint: _Taint | None = None,
-    vetting: Mapping[ast.stmt, Kinds] | None = None,
+    vetting: Mapping[ast.AST, Kinds] | None = None,
 ) -> _Taint:
     """The tainted names (``taint``), each with the origin of its taint (the first source
     that reached it) and the categories it is still dangerous for (from every assignment to
@@ -709,31 +709,41 @@ def _propagate(
     nodes = list(walk(func))
     if not origins and not any(_is_source(n, facts) for n in nodes):
         return taint  # nothing reads request data here: no assignment can be tainted
-    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
+    bindings = [b for n in nodes for b in _bindings(n)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
-        for node in assigns:
-            if node.value is None:
-                continue
-            found = live(node.value, kinds, facts)
+        for node, value, target in bindings:
+            found = live(value, kinds, facts)
             if found is None:
                 continue
             if vetting is not None and node in vetting:
                 found = found - vetting[node]
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    taint.vetted.update(n.id for n in walk(target) if isinstance(n, ast.Name))
-            direct = _reads_source(node.value, facts)
-            origin = origin_of(node.value, origins, node.lineno, facts)
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins}
-            for target in targets:
-                if isinstance(target, ast.Name):
-                    origins.setdefault(target.id, origin)
-                    if direct:
-                        taint.direct.add(target.id)
-                    kinds[target.id] = kinds.get(target.id, frozenset()) | found
-                    taint.parents.setdefault(target.id, set()).update(used - {target.id})
-                    taint.lines.setdefault(target.id, set()).add(node.lineno)
+                taint.vetted.update(n.id for n in walk(target) if isinstance(n, ast.Name))
+            direct = _reads_source(value, facts)
+            origin = origin_of(value, origins, getattr(node, "lineno", 0), facts)
+            used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in origins}
+            for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+                origins.setdefault(name, origin)
+                if direct:
+                    taint.direct.add(name)
+                kinds[name] = kinds.get(name, frozenset()) | found
+                taint.parents.setdefault(name, set()).update(used - {name})
+                taint.lines.setdefault(name, set()).add(getattr(node, "lineno", 0))
     return taint
+
+
+def _bindings(node: ast.AST) -> list[tuple[ast.AST, ast.expr, ast.expr]]:
+    """The values ``node`` binds names to: each as (the binding node, the value, the target,
+    whose every name gets the value's taint: ``a, b = pair``, ``for x in items``, ``x +=
+    y``, ``(x := y)``, a comprehension's ``for``)."""
+    if isinstance(node, ast.Assign):
+        return [(node, node.value, target) for target in node.targets]
+    if isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
+        return [(node, node.value, node.target)]
+    if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+        return [(node, node.iter, node.target)]
+    if isinstance(node, ast.NamedExpr):
+        return [(node, node.value, node.target)]
+    return []
 
 
 def _reads_source(
@@ -777,7 +787,7 @@ def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Tai
     parsed.netloc == host: target = value``) keeps only what the guard did not prove safe:
     the value is vetted where it is kept."""
     first = _propagate(func, facts, seeds)
-    vetting: dict[ast.stmt, Kinds] = {}
+    vetting: dict[ast.AST, Kinds] = {}
     scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
