@@ -1,16 +1,21 @@
 """A small taint check: request data reaching a dangerous call.
 
 Sources are web-request attributes (``request.args``, ``request.GET``...), the parameters of
-route handlers and Django views, and calls to same-file functions that return request data.
-Taint flows through assignments in the same function; a sanitiser call (``int``,
-``secure_filename``, ``shlex.quote``...) cleans it, and so does a guard that dominates the sink
-(``if not is_safe(x): abort(400)``, ``if path.startswith(base):``; tools/python/guards.py). A
-tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
-``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``.
+route handlers and Django views, and calls to functions of the change that return request
+data (sources.py). Taint flows through the bindings of a function (flow.py); a sanitiser
+neutralises it only for the categories its table entry gives (``shlex.quote``: a shell
+command, never a path; sanitisers.py), a function of the change only for what its body
+proves (cleaners.py), and a guard only where it dominates the sink, for what the check
+proves about the value that reaches it (``if urlparse(url).hostname not in HOSTS: abort(400)``
+vets ``url`` for forged hosts; checks.py, guards.py). Names never count. A tainted value
+reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
+``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``; a flow
+a guard or a sanitiser stopped is returned silenced, with why, and is never a finding.
 
 Across functions of the file, each function gets a summary: which of its parameters reach a
-sink unguarded. A call that passes request data to such a parameter is a hit on the call's
-line, naming the sink inside the helper.
+sink unguarded, directly or through other summarised functions (a worklist, so a chain of
+any length is followed without recursion). A call that passes request data to such a
+parameter is a hit on the call's line, naming the sink at the chain's end.
 
 Across the files of the change, the same summaries of a function defined in another changed
 file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
@@ -18,7 +23,9 @@ imports; tools/python/imports.py), make it a sink or a source where it is called
 is reported on the added line nearest the sink: the sink's own line in the other file when
 the change touched it, else in the calling file, on the call (or the changed line of the flow
 nearest it), naming the sink inside the other file (``file:line``). Each file's summaries are
-computed once per run, and only the run's files are read.
+computed once per run, after those of the files it imports (a walk kept on a list: a chain
+of a thousand modules is no deeper), and only the run's files are read. A function too
+deeply nested to follow is named in a not-analysed note: the review is partial, not clean.
 """
 
 from __future__ import annotations
@@ -26,34 +33,39 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit, not_analysed
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.checks import Scope, Vetted, key
-from code_guard.tools.python.cleaners import parameter_slot, proved_clean
 from code_guard.tools.python.constants import pruned_tree
+from code_guard.tools.python.flow import (
+    Origin,
+    Taint,
+    live,
+    origin_of,
+    propagate,
+    reads_source,
+    tainted,
+)
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
-from code_guard.tools.python.sanitisers import CATEGORIES, Names
+from code_guard.tools.python.sanitisers import CATEGORIES, SANITISERS, Names
+from code_guard.tools.python.sources import (
+    SOURCE_ATTRS,
+    FileFacts,
+    Function,
+    Kinds,
+    Sink,
+    callee_name,
+    handler_methods,
+    initial_taint,
+    is_source,
+)
 
-_SOURCE_ATTRS = frozenset(
-    {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
-     "query_params", "path_params", "body", "get_json", "query", "params",
-     # Django's and Tornado's (CodeQL's framework models)
-     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
-)  # fmt: skip
-_ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
-_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
-_INJECTED_PARAMS = frozenset(
-    {"self", "cls", "request", "req", "db", "session", "response", "background_tasks",
-     "current_user", "user", "settings", "conn", "cursor"}
-)  # fmt: skip
-_SAFE_ANNOTATIONS = frozenset({"int", "float", "bool", "UUID", "uuid.UUID", "datetime", "date"})
-# Sink call name (exact or final attribute) -> category, and whether only `shell=True` counts.
 _SINKS: dict[str, str] = {
     "execute": "sql_injection", "executemany": "sql_injection", "raw": "sql_injection",
     "text": "sql_injection", "executescript": "sql_injection",
@@ -77,41 +89,17 @@ _SINKS: dict[str, str] = {
 }  # fmt: skip
 _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
                 "subprocess.check_output", "subprocess.check_call")  # fmt: skip
+# The checker's tables as scripts/coverage.py reads them: the request attributes, and each
+# category's sanitisers (by qualified name, and as a call spells it after `from m import f`).
+_SOURCE_ATTRS = SOURCE_ATTRS
+_GUARDS: dict[str, list[str]] = {
+    category: sorted(
+        {n for q, c in SANITISERS.items() if category in c for n in (q, q.rsplit(".")[-1])}
+    )
+    for category in sorted(CATEGORIES)
+}
 # A module of Django views, whose functions take the request and then the URL's parameters.
 _VIEWS_MODULE = re.compile(r"(^|/)views?(\.py$|/)")
-
-Function = ast.FunctionDef | ast.AsyncFunctionDef
-# The categories a tainted value is still dangerous for (empty: it came from request data,
-# and every category it could reach was neutralised on the way).
-Kinds = frozenset[str]
-# Where a parameter ends: category, the sink's name, its line, and its file ("": this one).
-Sink = tuple[str, str, int, str]
-
-
-@dataclass
-class _FileFacts:
-    """What the functions of one file tell the others: validators, functions that return
-    request data, and the parameters that reach a sink inside a function."""
-
-    validators: Validators
-    names: Names
-    django_views: bool = False
-    path: str = ""
-    # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
-    handlers: set[int] = field(default_factory=set)
-    sources: set[str] = field(default_factory=set)
-    # function name -> parameter position (or name) -> the sink it reaches
-    sinks: dict[str, dict[int | str, Sink]] = field(default_factory=dict)
-    # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
-    # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
-    where: dict[str, str] = field(default_factory=dict)
-    # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
-    full: bool = False
-    # whether request data can enter each function (by id), once the sources are known
-    reading: dict[int, bool] = field(default_factory=dict)
-    # the file's own functions a call may name, and what each one's result is proved safe for
-    defs: dict[str, Function] = field(default_factory=dict)
-    cleans: dict[tuple[str, str], Kinds] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +126,7 @@ class PythonTaintTool(PythonChecker):
         self._files = files
         self._index = ModuleIndex(files.paths) if len(files.paths) > 1 else None
         # each file's facts, computed once per run; and the files being summarised now
-        self._facts: dict[str, _FileFacts] = {}
+        self._facts: dict[str, FileFacts] = {}
         self._busy: set[str] = set()
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
@@ -197,7 +185,7 @@ class PythonTaintTool(PythonChecker):
 
     def _file_facts(
         self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
-    ) -> _FileFacts:
+    ) -> FileFacts:
         """The facts of the file ``path``: its own summaries and those of the functions it
         imports from the other files of the run; all its functions summarised when
         ``everything`` (another file calls them), else only if something reads request data.
@@ -206,11 +194,11 @@ class PythonTaintTool(PythonChecker):
         if known is not None and (known.full or not everything):
             return known
         names = Names(tree)
-        facts = _FileFacts(Validators(), names, bool(_VIEWS_MODULE.search(path)), path=path)
+        facts = FileFacts(Validators(), names, bool(_VIEWS_MODULE.search(path)), path=path)
         facts.defs = {
             f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
         }
-        facts.handlers = _handler_methods(tree)
+        facts.handlers = handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
         _summarise(functions, facts, everything, lambda: Validators.of(tree, names))
@@ -218,7 +206,7 @@ class PythonTaintTool(PythonChecker):
             self._facts[path] = facts
         return facts
 
-    def _link(self, tree: ast.Module, path: str, facts: _FileFacts, local: set[str]) -> None:
+    def _link(self, tree: ast.Module, path: str, facts: FileFacts, local: set[str]) -> None:
         """Add to ``facts`` the sinks and sources among the functions ``tree`` imports from
         the run's other files (a function of the file's own, by that name, wins)."""
         if self._index is None:
@@ -234,7 +222,7 @@ class PythonTaintTool(PythonChecker):
                 for target in (*other.sinks, *other.sources):
                     _import_name(facts, f"{prefix}.{target}", other, file, target)
 
-    def _exported(self, path: str) -> _FileFacts | None:
+    def _exported(self, path: str) -> FileFacts | None:
         """The facts of the run's file ``path`` with every function summarised, or None
         (not parsed, or being summarised now: an import cycle)."""
         known = self._facts.get(path)
@@ -289,7 +277,7 @@ class PythonTaintTool(PythonChecker):
         return [*(file for file, _ in bindings.functions.values()), *bindings.modules.values()]
 
 
-def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name: str) -> None:
+def _import_name(facts: FileFacts, key: str, other: FileFacts, file: str, name: str) -> None:
     """``key`` (as the importing file calls it) is ``name`` of ``file``, whose facts are
     ``other``: a sink or a source there is one here too."""
     if name in other.sinks:
@@ -335,7 +323,7 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
 
 def _summarise(
     functions: list[Function],
-    facts: _FileFacts,
+    facts: FileFacts,
     everything: bool = False,
     validators: Callable[[], Validators] | None = None,
 ) -> None:
@@ -355,7 +343,7 @@ def _summarise(
             calling.append((func, calls))
     for _ in range(2):
         for func in reading:
-            kinds = _propagate(func, facts, {}).kinds
+            kinds = propagate(func, facts, {}).kinds
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, kinds, facts) for value in returns):
                 facts.sources.add(func.name)
@@ -364,8 +352,8 @@ def _summarise(
     for func, _, source, calls in shapes:
         facts.reading[id(func)] = (
             source
-            or bool(_initial_taint(func, facts))
-            or (bool(facts.sources) and any(_callee(c, facts) in facts.sources for c in calls))
+            or bool(initial_taint(func, facts))
+            or (bool(facts.sources) and any(callee_name(c, facts) in facts.sources for c in calls))
         )
     # Which parameters reach a sink matters only to a flow from request data: where nothing
     # in the file reads any, no flow can start and the summaries would go unread.
@@ -377,9 +365,7 @@ def _summarise(
     _summarise_parameters(calling, facts)
 
 
-def _summarise_parameters(
-    calling: list[tuple[Function, list[ast.Call]]], facts: _FileFacts
-) -> None:
+def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts: FileFacts) -> None:
     """Fill ``facts.sinks``: the parameters of each function that reach a sink, directly or
     through another summarised function. A worklist: a function is summarised again when
     one it calls gains a summary, so a chain of helpers of any length is followed once per
@@ -387,7 +373,7 @@ def _summarise_parameters(
     callers: dict[str, list[int]] = {}
     for index, (func, calls) in enumerate(calling):
         for call in calls:
-            callee = _callee(call, facts)
+            callee = callee_name(call, facts)
             if callee is not None and callee != func.name:
                 callers.setdefault(callee, []).append(index)
     queue = list(range(len(calling)))
@@ -397,7 +383,7 @@ def _summarise_parameters(
         queued.discard(index)
         func, calls = calling[index]
         if not any(
-            _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
+            _sink_category(c) is not None or callee_name(c, facts) in facts.sinks for c in calls
         ):
             continue
         found = _parameter_summary(func, facts)
@@ -408,7 +394,7 @@ def _summarise_parameters(
             queued.update(fresh)
 
 
-def _parameter_summary(func: Function, facts: _FileFacts) -> dict[int | str, Sink]:
+def _parameter_summary(func: Function, facts: FileFacts) -> dict[int | str, Sink]:
     """The parameters of ``func`` (by position and by name) that reach a sink."""
     params = _parameters(func)
     seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
@@ -422,7 +408,7 @@ def _parameter_summary(func: Function, facts: _FileFacts) -> dict[int | str, Sin
 
 
 def _parameter_sinks(
-    func: Function, facts: _FileFacts, seeds: dict[str, Origin]
+    func: Function, facts: FileFacts, seeds: dict[str, Origin]
 ) -> Iterator[tuple[Sink, set[str]]]:
     """The sinks the parameters of ``func`` (``seeds``) reach, each with the names that
     reach it: a sink called here, or a parameter of a summarised function (of this file or
@@ -444,12 +430,12 @@ def _parameter_sinks(
 
 
 def _summarised_calls(
-    func: Function, facts: _FileFacts
+    func: Function, facts: FileFacts
 ) -> Iterator[tuple[ast.Call, str, dict[int | str, Sink]]]:
     """The calls in ``func`` to a function whose parameters are summarised (not itself)."""
     for node in walk(func):
         if isinstance(node, ast.Call):
-            callee = _callee(node, facts)
+            callee = callee_name(node, facts)
             summary = facts.sinks.get(callee) if callee and callee != func.name else None
             if callee and summary:
                 yield node, callee, summary
@@ -471,18 +457,18 @@ def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
             calls.append(node)
         elif isinstance(node, ast.Return):
             returns = returns or node.value is not None
-        elif not source and _is_source(node, None):
+        elif not source and is_source(node, None):
             source = True
     return func, returns, source, calls
 
 
-def _reads_request(func: Function, facts: _FileFacts) -> bool:
+def _reads_request(func: Function, facts: FileFacts) -> bool:
     """True when request data can enter ``func``: route parameters, or a source read in it
     (the same test ``_propagate`` starts with). Asked once the file's sources are known, and
     kept: the summaries and the check of each function ask it."""
     known = facts.reading.get(id(func))
     if known is None:
-        known = bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+        known = bool(initial_taint(func, facts)) or any(is_source(n, facts) for n in walk(func))
         facts.reading[id(func)] = known
     return known
 
@@ -499,275 +485,6 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
-def _handler_methods(tree: ast.Module) -> set[int]:
-    """The ``get``/``post``/... methods of classes built on Tornado's ``RequestHandler``."""
-    found: set[int] = set()
-    for node in walk(tree):
-        if isinstance(node, ast.ClassDef) and any(
-            dotted(base).rsplit(".", 1)[-1] == "RequestHandler" for base in node.bases
-        ):
-            found.update(
-                id(item)
-                for item in node.body
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-                and item.name in _HTTP_VERBS
-            )
-    return found
-
-
-def _is_route(func: Function) -> bool:
-    for deco in func.decorator_list:
-        target = deco.func if isinstance(deco, ast.Call) else deco
-        if dotted(target).rsplit(".", 1)[-1] in _ROUTE_DECORATORS:
-            return True
-    return False
-
-
-def _initial_taint(func: Function, facts: _FileFacts) -> set[str]:
-    args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
-    # a Django view: view(request, slug) gets the URL's parameters after the request
-    view = facts.django_views and bool(args) and args[0].arg == "request"
-    if not (_is_route(func) or view or id(func) in facts.handlers):
-        return set()
-    return {
-        arg.arg
-        for arg in args
-        if arg.arg not in _INJECTED_PARAMS
-        and not (arg.annotation is not None and dotted(arg.annotation) in _SAFE_ANNOTATIONS)
-    }
-
-
-def _is_source(node: ast.AST, facts: _FileFacts | None) -> bool:
-    if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRS:
-        return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
-    if facts is not None and facts.sources and isinstance(node, ast.Call):
-        return _callee(node, facts) in facts.sources
-    return False
-
-
-def _callee(call: ast.Call, facts: _FileFacts) -> str | None:
-    """The name under which ``facts`` may summarise the function ``call`` reaches: a
-    same-file function or method (``f()``, ``self.f()``), or one imported from another file
-    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
-    name = _local_callee(call)
-    if not facts.where:
-        return name
-    if name is not None:
-        return None if name in facts.where and not isinstance(call.func, ast.Name) else name
-    text = dotted(call.func)
-    return text if text in facts.where else None
-
-
-def _local_callee(call: ast.Call) -> str | None:
-    """The name of the same-file function or method a call may reach: ``f()``, ``self.f()``."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return func.attr if func.value.id in ("self", "cls") else None
-    return None
-
-
-def tainted(
-    node: ast.AST,
-    names: Mapping[str, Kinds],
-    facts: _FileFacts | None = None,
-    category: str | None = None,
-) -> bool:
-    """True when ``node`` carries request data still dangerous for ``category`` (None: for
-    some category): read here or through a tainted name, and not neutralised on the way."""
-    kinds = live(node, names, facts)
-    return kinds is not None and (category in kinds if category else bool(kinds))
-
-
-def live(node: ast.AST, names: Mapping[str, Kinds], facts: _FileFacts | None) -> Kinds | None:
-    """The categories request data in ``node`` is still dangerous for; None when none reaches
-    it. A sanitiser takes away only the categories its table entry gives (sanitisers.py), a
-    function of the file only those its body proves (``_cleans``), and a decoder
-    (``html.unescape``...) undoes whatever was neutralised before it. Children first, on a
-    list rather than Python's stack: a sum of a thousand terms is no deeper to follow."""
-    done: dict[int, Kinds | None] = {}
-    stack: list[tuple[ast.AST, bool]] = [(node, False)]
-    while stack:
-        current, expanded = stack.pop()
-        if expanded:
-            children = {id(c): done[id(c)] for c in ast.iter_child_nodes(current)}
-            done[id(current)] = _combined(current, children, facts)
-        elif _is_source(current, facts):
-            done[id(current)] = CATEGORIES
-        elif isinstance(current, ast.Name):
-            done[id(current)] = names.get(current.id)
-        else:
-            stack.append((current, True))
-            stack.extend((c, False) for c in ast.iter_child_nodes(current))
-    return done[id(node)]
-
-
-def _combined(
-    node: ast.AST, children: Mapping[int, Kinds | None], facts: _FileFacts | None
-) -> Kinds | None:
-    """What ``node`` carries, given what each of its children (by id) carries."""
-    found = [k for k in children.values() if k is not None]
-    if not found:
-        return None
-    kinds: Kinds = frozenset().union(*found)
-    if isinstance(node, ast.Call) and facts is not None:
-        if facts.names.decodes(node):
-            return CATEGORIES
-        return kinds - facts.names.cleans(node) - _cleans(node, children, facts)
-    if isinstance(node, ast.Call):
-        return kinds - _NO_FILE.cleans(node)
-    return kinds
-
-
-_NO_FILE = Names(ast.Module(body=[], type_ignores=[]))
-
-
-def _cleans(call: ast.Call, lives: Mapping[int, Kinds | None], facts: _FileFacts) -> Kinds:
-    """What a call to a function of the file cleans, by its body (never by its name;
-    cleaners.py): only a call given one tainted argument, for what the function's returns
-    are proved safe for whatever that parameter holds. ``lives``: what each child of the
-    call carries (``live``), by id."""
-    if not isinstance(call.func, ast.Name) or call.func.id not in facts.defs:
-        return frozenset()
-    values = [(a, a) for a in call.args] + [(k.value, k) for k in call.keywords]
-    carrying = [value for value, child in values if lives.get(id(child)) is not None]
-    func = facts.defs[call.func.id]
-    param = parameter_slot(func, call, carrying[0]) if len(carrying) == 1 else None
-    if param is None:
-        return frozenset()
-    if (func.name, param) not in facts.cleans:
-        facts.cleans[func.name, param] = frozenset()  # a recursive call cleans nothing
-        facts.cleans[func.name, param] = proved_clean(func, param, facts.names, facts.validators)
-    return facts.cleans[func.name, param]
-
-
-# Where a tainted value came from: how to name it, and its line.
-Origin = tuple[str, int]
-
-
-@dataclass
-class _Taint:
-    """A function's tainted names: the origin of each, and the tainted names each was
-    computed from (its parents), to relate a guard on one name to a sink on another."""
-
-    origins: dict[str, Origin] = field(default_factory=dict)
-    kinds: dict[str, Kinds] = field(default_factory=dict)
-    direct: set[str] = field(default_factory=set)  # assigned request data read right there
-    seeded: set[str] = field(default_factory=set)  # parameters: tainted on entry
-    vetted: set[str] = field(default_factory=set)  # assigned where a guard vetted the value
-    parents: dict[str, set[str]] = field(default_factory=dict)
-    lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
-
-    def flow_lines(self, names: set[str]) -> set[int]:
-        """The lines a flow into ``names`` passed: assignments and source reads."""
-        up = set().union(*(self._closure(n, self.parents) for n in names)) if names else set()
-        found = {self.origins[n][1] for n in up if n in self.origins}
-        return found.union(*(self.lines.get(n, set()) for n in up))
-
-    def lineage(self, name: str) -> set[str]:
-        """``name``, the names it was computed from, and the names computed from it."""
-        up = self._closure(name, self.parents)
-        children: dict[str, set[str]] = {}
-        for child, parents in self.parents.items():
-            for parent in parents:
-                children.setdefault(parent, set()).add(child)
-        return up | self._closure(name, children)
-
-    @staticmethod
-    def _closure(name: str, edges: dict[str, set[str]]) -> set[str]:
-        seen, todo = {name}, [name]
-        while todo:
-            for nxt in edges.get(todo.pop(), ()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
-
-
-def _propagate(
-    func: Function,
-    facts: _FileFacts,
-    seeds: dict[str, Origin],
-    taint: _Taint | None = None,
-    vetting: Mapping[ast.AST, Kinds] | None = None,
-) -> _Taint:
-    """The tainted names (``taint``), each with the origin of its taint (the first source
-    that reached it) and the categories it is still dangerous for (from every assignment to
-    it); an assignment in ``vetting`` (a guarded one) carries only what its guard left."""
-    taint = taint if taint is not None else _Taint()
-    origins = taint.origins
-    origins.update(
-        dict(seeds)
-        or {
-            name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
-        }
-    )
-    kinds = taint.kinds
-    kinds.update(dict.fromkeys(origins, CATEGORIES))
-    taint.seeded.update(origins)
-    nodes = list(walk(func))
-    if not origins and not any(_is_source(n, facts) for n in nodes):
-        return taint  # nothing reads request data here: no assignment can be tainted
-    bindings = [b for n in nodes for b in _bindings(n)]
-    for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
-        for node, value, target in bindings:
-            found = live(value, kinds, facts)
-            if found is None:
-                continue
-            if vetting is not None and node in vetting:
-                found = found - vetting[node]
-                taint.vetted.update(n.id for n in walk(target) if isinstance(n, ast.Name))
-            direct = _reads_source(value, facts)
-            origin = origin_of(value, origins, getattr(node, "lineno", 0), facts)
-            used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in origins}
-            for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
-                origins.setdefault(name, origin)
-                if direct:
-                    taint.direct.add(name)
-                kinds[name] = kinds.get(name, frozenset()) | found
-                taint.parents.setdefault(name, set()).update(used - {name})
-                taint.lines.setdefault(name, set()).add(getattr(node, "lineno", 0))
-    return taint
-
-
-def _bindings(node: ast.AST) -> list[tuple[ast.AST, ast.expr, ast.expr]]:
-    """The values ``node`` binds names to: each as (the binding node, the value, the target,
-    whose every name gets the value's taint: ``a, b = pair``, ``for x in items``, ``x +=
-    y``, ``(x := y)``, a comprehension's ``for``)."""
-    if isinstance(node, ast.Assign):
-        return [(node, node.value, target) for target in node.targets]
-    if isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
-        return [(node, node.value, node.target)]
-    if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-        return [(node, node.iter, node.target)]
-    if isinstance(node, ast.NamedExpr):
-        return [(node, node.value, node.target)]
-    return []
-
-
-def _reads_source(
-    node: ast.AST, facts: _FileFacts | None = None, category: str | None = None
-) -> bool:
-    """Whether ``node`` reads request data itself (not through a name) that is still
-    dangerous for ``category`` (None: for some category)."""
-    return tainted(node, {}, facts, category)
-
-
-def origin_of(
-    node: ast.AST, origins: dict[str, Origin], line: int, facts: _FileFacts | None = None
-) -> Origin:
-    """The origin of the taint in ``node`` (on ``line``): request data read right there, or
-    the origin of the tainted name it uses."""
-    if _reads_source(node, facts):
-        text = ast.unparse(node)
-        return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
-    for child in walk(node):
-        if isinstance(child, ast.Name) and child.id in origins:
-            return origins[child.id]
-    return "request data", line
-
-
 def _sink_category(call: ast.Call) -> str | None:
     name = dotted(call.func)
     if name in _SHELL_SINKS:
@@ -782,18 +499,18 @@ def _sink_category(call: ast.Call) -> str | None:
     return _SINKS.get(last) if last in ("execute", "executemany", "raw", "executescript") else None
 
 
-def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
+def _traced(func: Function, facts: FileFacts, seeds: dict[str, Origin]) -> Taint:
     """The function's taint, where an assignment that a guard on its value dominates (``if
     parsed.netloc == host: target = value``) keeps only what the guard did not prove safe:
     the value is vetted where it is kept."""
-    first = _propagate(func, facts, seeds)
+    first = propagate(func, facts, seeds)
     vetting: dict[ast.AST, Kinds] = {}
     scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
             continue
         used = _used(node.value, first.kinds)
-        if not used or _reads_source(node.value, facts):
+        if not used or reads_source(node.value, facts):
             continue
         scope = scope or _scope(func, facts, first)
         kinds = _vetted_kinds(node.value, used, guarded_names(func, node, scope), first, scope)
@@ -801,10 +518,10 @@ def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Tai
             vetting[node] = kinds
     if not vetting:
         return first
-    return _propagate(func, facts, seeds, None, vetting)
+    return propagate(func, facts, seeds, None, vetting)
 
 
-def _scope(func: Function, facts: _FileFacts, taint: _Taint) -> Scope:
+def _scope(func: Function, facts: FileFacts, taint: Taint) -> Scope:
     """What the guards of ``func`` are read with; its tainted names are no allow-list."""
     return Scope.of(func, facts.validators, facts.names, set(taint.kinds))
 
@@ -814,7 +531,7 @@ def _used(node: ast.AST, names: Mapping[str, Kinds]) -> set[str]:
 
 
 def _vetted_kinds(
-    value: ast.AST, used: set[str], vetted: Vetted, taint: _Taint, scope: Scope
+    value: ast.AST, used: set[str], vetted: Vetted, taint: Taint, scope: Scope
 ) -> Kinds:
     """The categories ``value`` (reading the tainted ``used``) is proved safe for by the
     guards that dominate it (``vetted``): the value checked as it is, or each name it reads,
@@ -823,7 +540,7 @@ def _vetted_kinds(
     return kinds | vetted.get(key(value), frozenset())
 
 
-def _safe_kinds(name: str, vetted: Vetted, taint: _Taint, scope: Scope, seen: set[str]) -> Kinds:
+def _safe_kinds(name: str, vetted: Vetted, taint: Taint, scope: Scope, seen: set[str]) -> Kinds:
     """What ``name`` is proved safe for: checked itself, or computed (never straight from the
     request) only from names that were, each bound once, so the value checked is the value
     it was computed from."""
@@ -841,9 +558,9 @@ def _safe_kinds(name: str, vetted: Vetted, taint: _Taint, scope: Scope, seen: se
 
 def _flows(
     func: Function,
-    facts: _FileFacts,
+    facts: FileFacts,
     seeds: dict[str, Origin],
-    traced: _Taint | None = None,
+    traced: Taint | None = None,
     with_guarded: bool = False,
 ) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int], Proof | None]]:
     """Each flow into a sink: its category, the sink call, the tainted argument, the tainted
@@ -852,7 +569,7 @@ def _flows(
     stopped it."""
     taint = traced or _traced(func, facts, seeds)
     origins = taint.origins
-    if not origins and not any(_is_source(n, facts) for n in walk(func)):
+    if not origins and not any(is_source(n, facts) for n in walk(func)):
         return
     names = taint.kinds
     scope: Scope | None = None
@@ -870,7 +587,7 @@ def _flows(
         proof: Proof | None = None
         if category not in kinds:
             proof = _cleaned_proof(used, category, taint)
-        elif used and not _reads_source(arg, facts, category):
+        elif used and not reads_source(arg, facts, category):
             scope = scope or _scope(func, facts, taint)
             text = _guard_proof(func, node, arg, used, category, taint, scope)
             proof = (Silencing.GUARD, text) if text else None
@@ -882,7 +599,7 @@ def _flows(
 Proof = tuple[Silencing, str]
 
 
-def _cleaned_proof(used: set[str], category: str, taint: _Taint) -> Proof:
+def _cleaned_proof(used: set[str], category: str, taint: Taint) -> Proof:
     """Why request data that reaches a sink is harmless there: neutralised for ``category``
     on its way, by a sanitiser of that category or by a guard where it was assigned."""
     kind = category.replace("_", " ")
@@ -897,7 +614,7 @@ def _guard_proof(
     value: ast.AST,
     used: set[str],
     category: str,
-    taint: _Taint,
+    taint: Taint,
     scope: Scope,
 ) -> str:
     """Why the guards that dominate ``node`` make ``value`` safe for ``category``, or ""."""
@@ -911,7 +628,7 @@ def _guard_proof(
     )
 
 
-def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
+def _helper_flows(func: Function, facts: FileFacts, taint: Taint) -> Iterator[_Flow]:
     """Calls that pass request data to a function whose parameter reaches a sink: one of the
     same file, or of another file of the change (reported here, on the call); those a guard
     stops are given with its proof."""
@@ -923,7 +640,7 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
                 category, sink, line, far = summary[slot]
                 proof = ""
                 used = _used(value, names)
-                if used and not _reads_source(value, facts, category):
+                if used and not reads_source(value, facts, category):
                     scope = scope or _scope(func, facts, taint)
                     proof = _guard_proof(func, node, value, used, category, taint, scope)
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
@@ -957,7 +674,7 @@ def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[
 _Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None, str]
 
 
-def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
+def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
     if not _reads_request(func, facts):
         return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
