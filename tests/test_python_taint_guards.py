@@ -282,6 +282,20 @@ def view():
 """,
         "taint-ssrf",
     ),
+    (  # the application's configuration, imported
+        """\
+from django.conf import settings  # guard
+
+
+@app.route("/p")
+def view():
+    host = request.args["host"]
+    if host not in settings.OUTBOUND_HOSTS:  # guard
+        abort(400)  # guard
+    return requests.get("https://" + host + "/status", timeout=5).text
+""",
+        "taint-ssrf",
+    ),
     (  # a same-file helper whose body returns a containment test, whatever its name
         """\
 def under_base(path):
@@ -608,6 +622,42 @@ def view():
         abort(400)
     url = "https://" + host + "/" + path
     return os.system("curl " + url)
+""",
+        # an allow-list the file lets the request add to
+        """\
+ALLOWED = {"https://api.example.com/"}
+
+
+@app.route("/trust")
+def trust():
+    ALLOWED.add(request.args["url"])
+    return ""
+
+
+@app.route("/p")
+def view():
+    url = request.args["url"]
+    if url not in ALLOWED:
+        abort(400)
+    return requests.get(url, timeout=5).text
+""",
+        # a list built at run time: users name the files of a folder
+        """\
+@app.route("/f")
+def view():
+    name = request.args["name"]
+    if name not in os.listdir(BASE):
+        abort(404)
+    return subprocess.check_output("wc -l " + name, shell=True)
+""",
+        # a substring of a literal: "" and "a" are in "abc"
+        """\
+@app.route("/p")
+def view():
+    url = request.args["url"]
+    if url not in "https://api.example.com/":
+        abort(400)
+    return requests.get(url, timeout=5).text
 """,
     ],
 )

@@ -101,6 +101,9 @@ def test_a_sanitiser_stops_the_flow_of_its_category(
         ("html.unescape(html.escape(raw))", "xss"),
         ("urllib.parse.unquote(urllib.parse.quote(raw))", "xss"),
         ("chr(int(raw))", "sql_injection"),
+        # the escape told to leave quotes, or markup, alone
+        ("html.escape(raw, quote=False)", "xss"),
+        ('urllib.parse.quote(raw, safe="<>")', "xss"),
     ],
 )
 def test_a_sanitiser_of_another_category_stops_nothing(
@@ -248,3 +251,10 @@ def test_a_sanitised_flow_is_returned_silenced_with_its_mechanism(tmp_path: Path
     [hit] = PythonTaintTool().run(tmp_path, ["app.py"])
     assert (hit.rule, hit.silenced) == ("taint-command_injection", Silencing.SANITISER.value)
     assert "neutralises it for command injection" in hit.message
+
+
+def test_a_star_import_may_rebind_any_builtin(tmp_path: Path) -> None:
+    helpers = "from helpers import *  # noqa: F403\n"
+    body = handler("int(raw)", SINKS["sql_injection"], helpers)
+    assert rules_of(tmp_path, body) == ["taint-sql_injection"]
+    assert rules_of(tmp_path, handler("int(raw)", SINKS["sql_injection"])) == []

@@ -55,6 +55,7 @@ _NORMALISERS = frozenset(
 # Request attributes that name the application's own host, not a value the client chose.
 _OWN_HOST = frozenset({"host", "host_url", "url_root", "get_host", "server_name"})
 _SEPARATORS = ("/", "\\")
+_LITERAL_WRAPPERS = frozenset({"set", "frozenset", "tuple", "list"})
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,33 @@ class Scope:
                 return False
         return True
 
+    def allow_list(self, node: ast.AST) -> bool:
+        """Whether ``node`` is a list of values the application fixed: literals (``{"a",
+        "b"}``, ``frozenset(("a",))``), a name bound to such a literal and never changed in
+        the file, or the application's configuration (an imported name, ``settings.HOSTS``);
+        not a list built at run time (a folder's files, rows: what users can add to)."""
+        if not self.trusted(node) or isinstance(node, ast.Constant | ast.JoinedStr):
+            return False  # request data, or a string: `x in "abc"` admits any substring
+        if isinstance(node, ast.Set | ast.List | ast.Tuple):
+            return all(isinstance(e, ast.Constant) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(isinstance(k, ast.Constant) for k in node.keys)
+        if isinstance(node, ast.Call):
+            literal = self.names.qualified(node) in _LITERAL_WRAPPERS and len(node.args) == 1
+            return literal and not node.keywords and self.allow_list(node.args[0])
+        root = node
+        while isinstance(root, ast.Attribute | ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in self.names.mutated:
+            return False
+        if root.id in self.assigned:  # a name of the function: only a literal
+            value = self.single(root.id)
+            return root is node and value is not None and self.allow_list(value)
+        value = self.names.module_values.get(root.id)
+        if value is not None and root is node:
+            return self.allow_list(value)
+        return root.id in self.names.imported or value is not None
+
 
 def _own_host(name: ast.Name, root: ast.AST) -> bool:
     """Whether ``name`` (``request``) is read in ``root`` only as ``request.host`` and kin."""
@@ -277,7 +305,7 @@ def _fold_with(join: Callable[[Vetted, Vetted], Vetted], parts: list[Vetted]) ->
 def _compare(node: ast.Compare, scope: Scope) -> Test:
     op, left, right = node.ops[0], node.left, node.comparators[0]
     vetted: Vetted = {}
-    if isinstance(op, ast.In | ast.NotIn) and scope.trusted(right):
+    if isinstance(op, ast.In | ast.NotIn) and scope.allow_list(right):
         vetted = _allowed(left, scope)
     elif isinstance(op, ast.Eq | ast.NotEq):
         for side, other in ((left, right), (right, left)):

@@ -59,6 +59,16 @@ VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], tuple[int | str, ...], fro
     "django.utils.http.is_safe_url": ((0, "url"), (1, "allowed_hosts", "host"), _HOSTS),
 }  # fmt: skip
 
+# Escapes whose options choose what is left unescaped: trusted only with none given.
+_ONE_ARGUMENT = frozenset(
+    {"html.escape", "urllib.parse.quote", "urllib.parse.quote_plus", "django.utils.html.escape"}
+)
+# Options that let dangerous markup through a sanitiser (bleach's allowed URL schemes).
+_DISARMING: Mapping[str, frozenset[str]] = {"bleach.clean": frozenset({"protocols"})}
+_MUTATORS = frozenset(
+    {"add", "append", "extend", "update", "insert", "setdefault", "__setitem__", "__ior__"}
+)
+
 # Calls that undo an escape: whatever reached them, sanitised or not, comes out raw.
 DECODERS = frozenset(
     {"html.unescape", "urllib.parse.unquote", "urllib.parse.unquote_plus",
@@ -109,6 +119,13 @@ class Names:
         }
         self.shadowed = {name for name, found in bindings.items() if len(found) > 1}
         self.bound = set(bindings)
+        # `from m import *` may bind any name, a builtin's too: no unbound name is known
+        self.star = any(
+            isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+            for n in walk(tree)
+        )
+        # names whose value the file changes in place: `ALLOWED.add(x)`, `ALLOWED[k] = v`
+        self.mutated = {changed for node in walk(tree) if (changed := _mutated(node))}
 
     def qualified(self, call: ast.Call) -> str | None:
         """The qualified name of the function ``call`` calls, or None when the file binds
@@ -121,17 +138,37 @@ class Names:
             return None
         if head in self.imported:
             return f"{self.imported[head]}.{rest}" if rest else self.imported[head]
-        if head in self.bound:
+        if head in self.bound or self.star:
             return None  # a def, a lambda, an assignment, a parameter: not the library's
         return name if rest or hasattr(builtins, name) else None
 
     def cleans(self, call: ast.Call) -> frozenset[str]:
-        """The categories the result of ``call`` is safe for (empty: not a sanitiser)."""
-        return SANITISERS.get(self.qualified(call) or "", frozenset())
+        """The categories the result of ``call`` is safe for (empty: not a sanitiser, or
+        one given an option that turns its escaping off: ``html.escape(x, quote=False)``)."""
+        name = self.qualified(call) or ""
+        if name in _ONE_ARGUMENT and (len(call.args) != 1 or call.keywords):
+            return frozenset()
+        if any(k.arg in _DISARMING.get(name, ()) for k in call.keywords):
+            return frozenset()
+        return SANITISERS.get(name, frozenset())
 
     def decodes(self, call: ast.Call) -> bool:
         """Whether ``call`` undoes an escape (``html.unescape``, ``unquote``...)."""
         return (self.qualified(call) or "") in DECODERS
+
+
+def _mutated(node: ast.AST) -> str | None:
+    """The name ``node`` changes in place, if any."""
+    target: ast.AST | None = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        target = node.func.value if node.func.attr in _MUTATORS else None
+    elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+        target = node.value
+    elif isinstance(node, ast.AugAssign):
+        target = node.target
+    while isinstance(target, ast.Attribute | ast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _bindings(node: ast.AST) -> list[tuple[str, str]]:
