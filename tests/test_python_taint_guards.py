@@ -832,3 +832,22 @@ def view():
 def test_request_data_is_followed_through_every_kind_of_binding(tmp_path: Path, steps: str) -> None:
     body = f'@app.route("/ls")\ndef view():\n    {steps}\n'
     assert [rule for rule, _ in hits_of(tmp_path, body)] == ["taint-command_injection"]
+
+
+def test_setting_an_attribute_of_the_request_does_not_make_the_request_a_value(
+    tmp_path: Path,
+) -> None:
+    # `request.user.team = team` binds no name: `request.host` stays the application's host
+    body = """\
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+@app.route("/team/<slug>")
+def view(slug):
+    request.user.team = slug
+    target = request.args.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.host}):
+        target = "/"
+    return redirect(target)
+"""
+    assert hits_of(tmp_path, body) == []

@@ -163,11 +163,11 @@ def propagate(
                 continue
             if vetting is not None and node in vetting:
                 found = found - vetting[node]
-                taint.vetted.update(n.id for n in walk(target) if isinstance(n, ast.Name))
+                taint.vetted.update(_bound(target))
             direct = reads_source(value, facts)
             origin = origin_of(value, origins, getattr(node, "lineno", 0), facts)
             used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in origins}
-            for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+            for name in _bound(target):
                 origins.setdefault(name, origin)
                 if direct:
                     taint.direct.add(name)
@@ -175,6 +175,12 @@ def propagate(
                 taint.parents.setdefault(name, set()).update(used - {name})
                 taint.lines.setdefault(name, set()).add(getattr(node, "lineno", 0))
     return taint
+
+
+def _bound(target: ast.AST) -> list[str]:
+    """The names an assignment to ``target`` binds: ``a`` and ``b`` of ``a, *b = ...``, none
+    of ``request.user.team = ...`` (an attribute of ``request`` is set, ``request`` is not)."""
+    return [n.id for n in walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
 def _bindings(node: ast.AST) -> list[tuple[ast.AST, ast.expr, ast.expr]]:
