@@ -1,32 +1,39 @@
-"""Guards for the taint check: the tests in a function that vet a value before it reaches a
-sink, and the statements they dominate.
+"""Guards for the taint check: the statements a check dominates, and the functions of the file
+whose bodies prove they validate.
 
-A guard is a check of a value (CodeQL calls these barrier guards): a validator called on it
-(``is_safe_url(x)``, ``url_has_allowed_host_and_scheme(x, ...)``, a same-file helper whose
-body returns such a test), an allow-list (``x in ALLOWED``), a format test (``x.isdigit()``,
-``re.fullmatch(...)``), a containment test (``path.startswith(base)``, ``is_relative_to``,
-``os.path.commonpath``, ``".." in x``) or a URL's host or scheme (``urlparse(x).netloc in
-HOSTS``). A sink is guarded when it sits in the branch where the check passed, or after an
-``if`` whose failing branch returns, raises, aborts or redirects, after an ``assert`` of the
-check, or after a validator called as a statement of its own (it raises on failure).
-
-Each check has a polarity: ``+`` when the test is true for a vetted value (``is_safe(x)``,
-``x in ALLOWED``), ``-`` when it is true for a bad one (``not is_safe(x)``, ``".." in x``).
+A guard counts only when its result controls the path to the sink: the sink sits in the
+branch where the check passed, or after an ``if`` whose failing branch returns, raises or
+aborts (``flask.abort``, ``sys.exit``: the real ones, not a function of that name the file
+defines), and nothing assigns the value between the check and the sink. A function called
+as a statement of its own guards only when its body proves that it returns only for a vetted
+value. An ``assert`` is no guard: ``python -O`` drops it. What each check vets, and for which
+categories, is checks.py's.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from code_guard.tools.python.checker import dotted
+from code_guard.tools.python.checks import (
+    Function,
+    Kinds,
+    Scope,
+    Vetted,
+    arguments,
+    derived,
+    names_in,
+    stored,
+    test,
+    union,
+)
 from code_guard.tools.python.nodes import walk
+from code_guard.tools.python.sanitisers import CATEGORIES, Names
 
-# Names of calls that vet their argument (the same list as the Semgrep rules' guards).
-# Each alternative looks ahead for its word, then takes the rest of the name possessively:
-# the same names as a plain `\w*word\w*`, without its backtracking (quadratic on long names).
+# The name test the Semgrep rules' guards still use (tools/semgrep/rules); the taint check
+# no longer trusts a name: a validator counts by its qualified name or by its body.
 CHECK_NAME = re.compile(
     r"(?i)^([\w.]*\.)?((?=is_?\w*?(?:safe|valid|allowed|trusted|permitted|allowlist|whitel"
     r"ist|within|inside|subpath|relative|local))\w*+|(?=\w*?(?:validat|saniti[sz]))\w*+|(?"
@@ -35,281 +42,208 @@ CHECK_NAME = re.compile(
     r"_)?(?:inside|within|under)_\w)\w*+|same_(?:origin|host|site|domain)\w*+|url_has_allo"
     r"wed_host_and_scheme)$"
 )
-_FORMAT_TESTS = frozenset(
-    {"isdigit", "isdecimal", "isnumeric", "isalnum", "isalpha", "isidentifier"}
-)
-_URL_PARTS = frozenset({"netloc", "hostname", "scheme", "host", "port"})
-_URL_PARSERS = frozenset({"urlparse", "urlsplit"})
+
+
 # Calls that end a request handler on the spot: what a failing guard branch does.
-_TERMINATORS = frozenset({"abort", "exit", "sys.exit", "os._exit", "flask.abort"})
-# A prefix too short to name a base directory ("/" or "." says nothing about containment).
-_TRIVIAL_PREFIXES = frozenset({"", "/", ".", "\\", "~"})
-
-Checked = dict[str, int]  # name -> polarity (+1: true when vetted, -1: true when bad)
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
+_TERMINATORS = frozenset(
+    {"flask.abort", "werkzeug.exceptions.abort", "sys.exit", "os._exit", "exit", "quit"}
+)
 
 
 @dataclass
 class Validators:
-    """Same-file functions whose body shows they validate: they return a check of a
-    parameter, or raise when a check of one fails. Calls to them are guards, whatever
-    their names."""
+    """Functions of the file whose bodies prove they vet a parameter: ``truthy``, those that
+    return a true value only for a vetted one; ``exits``, those that return at all only for
+    a vetted one (they raise otherwise). Name -> parameter (position or name) -> categories."""
 
-    names: set[str] = field(default_factory=set)
+    truthy: dict[str, dict[int | str, Kinds]] = field(default_factory=dict)
+    exits: dict[str, dict[int | str, Kinds]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, tree: ast.AST) -> Validators:
-        """The validating functions defined in ``tree``."""
+    def of(cls, tree: ast.Module, names: Names) -> Validators:
+        """The validating functions defined (once) in ``tree``."""
         found = cls()
-        # candidates: functions with parameters that return a test or raise
         candidates = [
             node
             for node in walk(tree)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and (node.args.args or node.args.posonlyargs or node.args.kwonlyargs)
-            and any(_is_test_or_raise(n) for n in walk(node))
+            and node.name in names.once
+            and not node.decorator_list
+            and any(isinstance(n, ast.Return | ast.Raise) for n in walk(node))
         ]
         for _ in range(2):  # a validator may call another one
-            for node in candidates:
-                if node.name not in found.names and found._validates(node):
-                    found.names.add(node.name)
+            for func in candidates:
+                params = _fixed_parameters(func)
+                if not params:
+                    continue
+                # what the caller passes may be anything: no allow-list of theirs counts
+                scope = Scope.of(func, found, names, derived(func, set(params.values())))
+                truthy = _truthy_proof(func, scope, params)
+                if truthy:
+                    found.truthy[func.name] = truthy
+                exits = _exits_proof(func, scope, params)
+                if exits:
+                    found.exits[func.name] = exits
         return found
 
-    def _validates(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
-        params.discard("self")
-        if not params:
-            return False
-        aliases: dict[str, Checked] = {}
-        for node in walk(func):
-            if isinstance(node, ast.Return) and node.value is not None:
-                test: ast.AST | None = node.value
-            elif isinstance(node, ast.If) and _terminates(node.body, raising_only=True):
-                test = node.test
-            else:
-                test = None
-            if test is not None and set(checked(test, self, aliases)) & params:
-                return True
-        return False
 
-    def is_check(self, call: ast.Call) -> bool:
-        """True for a call to a validator, by its name or by its body."""
-        name = dotted(call.func)
-        return bool(CHECK_NAME.match(name)) or name.rsplit(".", 1)[-1] in self.names
+def _fixed_parameters(func: Function) -> dict[int | str, str]:
+    """The parameters of ``func`` the body never rebinds (by position after self, and name)."""
+    positional = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if positional and positional[0] in ("self", "cls"):
+        positional = positional[1:]
+    out: dict[int | str, str] = dict(enumerate(positional))
+    out.update({a.arg: a.arg for a in (*func.args.args, *func.args.kwonlyargs)})
+    rebound = {n for node in walk(func) for n in stored(node)}
+    return {k: v for k, v in out.items() if v not in rebound and v not in ("self", "cls")}
 
 
-def _is_test_or_raise(node: ast.AST) -> bool:
-    if isinstance(node, ast.Raise):
-        return True
-    return isinstance(node, ast.Return) and isinstance(
-        node.value, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call
-    )
+def _falsy(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and not node.value
 
 
-def checked(test: ast.AST, validators: Validators, aliases: dict[str, Checked]) -> Checked:
-    """The names ``test`` checks, each with its polarity."""
-    out: Checked = {}
-    _collect(test, 1, validators, aliases, out)
+def _truthy_proof(
+    func: Function, scope: Scope, params: dict[int | str, str]
+) -> dict[int | str, Kinds]:
+    """The parameters every true value ``func`` returns vouches for: each ``return`` gives
+    a false constant, or runs where the parameter is vetted (its own test included)."""
+    proofs: list[Vetted] = []
+    for ret in walk(func):
+        if not isinstance(ret, ast.Return) or ret.value is None or _falsy(ret.value):
+            continue
+        proofs.append(union(guarded_names(func, ret, scope), test(ret.value, scope)[0]))
+    return _per_parameter(proofs, params)
+
+
+def _exits_proof(
+    func: Function, scope: Scope, params: dict[int | str, str]
+) -> dict[int | str, Kinds]:
+    """The parameters vetted wherever ``func`` returns (or ends): called as a statement of
+    its own, it lets only vetted values past."""
+    proofs = [guarded_names(func, ret, scope) for ret in walk(func) if isinstance(ret, ast.Return)]
+    if not _terminates(func.body, scope):
+        proofs.append(_fold(func.body, scope))  # falling off the end
+    return _per_parameter(proofs, params)
+
+
+def _per_parameter(proofs: list[Vetted], params: dict[int | str, str]) -> dict[int | str, Kinds]:
+    if not proofs:
+        return {}
+    out: dict[int | str, Kinds] = {}
+    for slot, name in params.items():
+        kinds = frozenset.intersection(*(p.get(name, frozenset()) for p in proofs))
+        if kinds:
+            out[slot] = kinds
     return out
 
 
-def _add(out: Checked, names: Iterable[str], polarity: int) -> None:
-    for name in names:
-        out.setdefault(name, polarity)
-
-
-def _collect(
-    node: ast.AST, sign: int, validators: Validators, aliases: dict[str, Checked], out: Checked
-) -> None:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        _collect(node.operand, -sign, validators, aliases, out)
-    elif isinstance(node, ast.BoolOp):
-        for value in node.values:
-            _collect(value, sign, validators, aliases, out)
-    elif isinstance(node, ast.Name) and node.id in aliases:
-        for name, polarity in aliases[node.id].items():
-            out.setdefault(name, polarity * sign)
-    elif isinstance(node, ast.Compare):
-        _compare(node, sign, validators, aliases, out)
-    elif isinstance(node, ast.Call):
-        _add(out, _call_checks(node, validators), sign)
-
-
-def _compare(
-    node: ast.Compare, sign: int, validators: Validators, aliases: dict[str, Checked], out: Checked
-) -> None:
-    op, right = node.ops[0], node.comparators[0]
-    negated = isinstance(op, ast.NotIn | ast.NotEq | ast.IsNot)
-    polarity = -sign if negated else sign
-    left = node.left
-    if isinstance(op, ast.In | ast.NotIn):
-        if isinstance(left, ast.Constant) and left.value == "..":
-            _add(out, _names(right), -polarity)  # ".." in x is true for a bad path
-            return
-        if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
-            _add(out, _names(left), polarity)  # x in ALLOWED (not a substring of a literal)
-            return
-    if isinstance(op, ast.Eq | ast.NotEq):  # x == "literal": an allow-list of one
-        for side, other in ((left, right), (right, left)):
-            if isinstance(other, ast.Constant) and other.value is not None:
-                _add(out, _names(side), polarity)
-    for side in (left, right):
-        # urlparse(x).netloc == HOST, parsed.hostname in HOSTS
-        if isinstance(side, ast.Attribute) and side.attr in _URL_PARTS:
-            _add(out, _names(side.value), polarity)
-        # os.path.commonpath([base, path]) == base, and checks compared to True
-        elif isinstance(side, ast.Call):
-            _add(out, _call_checks(side, validators), polarity)
-
-
-def _call_checks(call: ast.Call, validators: Validators) -> set[str]:
-    """The names a call vets when it returns true."""
-    func = call.func
-    name = dotted(func)
-    last = name.rsplit(".", 1)[-1]
-    if validators.is_check(call):
-        return set().union(*(_names(a) for a in (*call.args, *(k.value for k in call.keywords))))
-    if isinstance(func, ast.Attribute):
-        if last == "startswith" and call.args and not _trivial_prefix(call.args[0]):
-            return _names(func.value)
-        if last == "is_relative_to" or last in _FORMAT_TESTS:
-            return _names(func.value)
-    if name == "re.fullmatch" or (name == "re.match" and call.args and _anchored(call.args[0])):
-        return _names(call.args[1]) if len(call.args) >= 2 else set()
-    if isinstance(func, ast.Attribute) and last == "fullmatch" and call.args:
-        return _names(call.args[0])  # a compiled pattern: PATTERN.fullmatch(x)
-    # commonprefix is a weak check (py-path-traversal-commonprefix says why), but a check:
-    # the flow past it is reported there, once
-    if last in ("commonpath", "commonprefix"):
-        return set().union(*(_names(a) for a in call.args))
-    return set()
-
-
-def _trivial_prefix(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value in _TRIVIAL_PREFIXES
-
-
-def _anchored(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.Constant) and isinstance(node.value, str)
-        and node.value.startswith("^") and node.value.endswith("$")
-    )  # fmt: skip
-
-
-def _terminates(body: list[ast.stmt], raising_only: bool = False) -> bool:
+def _terminates(body: list[ast.stmt], scope: Scope) -> bool:
     """True when a block ends the handler: its last statement returns, raises, aborts or
-    leaves the loop (``raising_only``: raises or aborts)."""
+    leaves the loop."""
     if not body:
         return False
     last = body[-1]
-    if isinstance(last, ast.Raise):
+    if isinstance(last, ast.Raise | ast.Return | ast.Continue | ast.Break):
         return True
     if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-        return dotted(last.value.func) in _TERMINATORS
-    if raising_only:
-        return False
-    return isinstance(last, ast.Return | ast.Continue | ast.Break)
+        return scope.names.qualified(last.value) in _TERMINATORS
+    return False
 
 
-def check_aliases(func: ast.AST, validators: Validators) -> dict[str, Checked]:
-    """Names bound to a check (``ok = is_safe(x)``), so that ``if not ok:`` guards ``x``."""
-    aliases: dict[str, Checked] = {}
-    for node in walk(func):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                found = checked(node.value, validators, aliases)
-                if found:
-                    aliases[target.id] = found
-    return aliases
-
-
-def _statement_guards(
-    stmt: ast.stmt, validators: Validators, aliases: dict[str, Checked]
-) -> set[str]:
-    """Names vetted for the statements that follow ``stmt`` in its block."""
+def _statement_guards(stmt: ast.stmt, scope: Scope) -> Vetted:
+    """What is vetted for the statements that follow ``stmt`` in its block."""
     if isinstance(stmt, ast.If):
-        found = checked(stmt.test, validators, aliases)
-        if _terminates(stmt.body):  # the code after runs when the test was false
-            return {name for name, polarity in found.items() if polarity < 0}
-        if stmt.orelse and _terminates(stmt.orelse):
-            return {name for name, polarity in found.items() if polarity > 0}
+        true, false = test(stmt.test, scope)
+        if _terminates(stmt.body, scope):  # the code after runs when the test was false
+            return false
+        if stmt.orelse and _terminates(stmt.orelse, scope):
+            return true
         # the failing branch replaces the value with a fixed one: `if not ok(x): x = "/"`
-        replaced = _reset_names(stmt.body)
-        if replaced:
-            return {n for n, polarity in found.items() if polarity < 0 and n in replaced}
-        return _inner_guards(stmt.body, validators, aliases) | _inner_guards(
-            stmt.orelse, validators, aliases
-        )
+        reset = _reset_names(stmt.body)
+        if reset:
+            return {n: k for n, k in false.items() if n in reset}
+        return _branch_guards(stmt, scope)
     if isinstance(stmt, ast.With | ast.AsyncWith):
-        return _inner_guards(stmt.body, validators, aliases)
-    if isinstance(stmt, ast.Try):
-        # a check in the try block holds after it when every handler leaves
-        if all(_terminates(h.body) for h in stmt.handlers):
-            vetted: set[str] = set()
-            for inner in stmt.body:
-                vetted |= _statement_guards(inner, validators, aliases)
-            return vetted
-        return _inner_guards(stmt.body, validators, aliases)
-    if isinstance(stmt, ast.Assert):
-        return {n for n, p in checked(stmt.test, validators, aliases).items() if p > 0}
-    if (
-        isinstance(stmt, ast.Expr)
-        and isinstance(stmt.value, ast.Call)
-        and validators.is_check(stmt.value)  # a validator called for the exception it raises
-    ):
-        return set(checked(stmt.value, validators, aliases))
-    return set()
+        return _fold(stmt.body, scope)
+    if isinstance(stmt, ast.Try) and all(_terminates(h.body, scope) for h in stmt.handlers):
+        return _fold([*stmt.body, *stmt.orelse], scope)  # every statement ran, or we left
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        if isinstance(call.func, ast.Name) and call.func.id in scope.validators.exits:
+            return arguments(call, scope.validators.exits[call.func.id])
+    return {}
+
+
+def _branch_guards(stmt: ast.If, scope: Scope) -> Vetted:
+    """Names an ``if`` assigns and vets in its branches, when nothing else in the function
+    gives them more than a literal: on a path through a branch they were checked, on a path
+    around it they hold a literal (``name = ""`` / ``if "name" in args: name = ...; check``)."""
+    out: Vetted = {}
+    branches = [_fold(stmt.body, scope), _fold(stmt.orelse, scope)]
+    bound = [{n for s in block for node in walk(s) for n in stored(node)} for block in
+              (stmt.body, stmt.orelse)]  # fmt: skip
+    for name in bound[0] | bound[1]:
+        if name in scope.params or not all(
+            id(node) in scope.constant or _within(node, stmt)
+            for node in scope.assigned.get(name, ())
+        ):
+            continue
+        kinds = CATEGORIES
+        for vetted, assigned in zip(branches, bound, strict=True):
+            kinds &= vetted.get(name, frozenset()) if name in assigned else CATEGORIES
+        if kinds:
+            out[name] = kinds
+    return out
+
+
+def _within(node: ast.AST, stmt: ast.stmt) -> bool:
+    line = getattr(node, "lineno", 0)
+    return stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)
 
 
 def _reset_names(block: list[ast.stmt]) -> set[str]:
-    """Names a block sets to a literal (a fixed fallback value)."""
-    return {
-        target.id
-        for stmt in block
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
-        for target in stmt.targets
-        if isinstance(target, ast.Name)
-    }
-
-
-def _inner_guards(
-    block: list[ast.stmt], validators: Validators, aliases: dict[str, Checked]
-) -> set[str]:
-    """Names a block assigns and then vets: on the path that skips the block they keep their
-    earlier (clean) value, on the path through it they were checked."""
-    assigned = {
-        target.id
-        for stmt in block
-        if isinstance(stmt, ast.Assign | ast.AnnAssign)
-        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-        if isinstance(target, ast.Name)
-    }
-    vetted: set[str] = set()
+    """Names a block sets to a literal (a fixed fallback value), if it does nothing else."""
+    names: set[str] = set()
     for stmt in block:
-        vetted |= _statement_guards(stmt, validators, aliases)
-    return vetted & assigned
+        if not isinstance(stmt, ast.Assign) or not isinstance(stmt.value, ast.Constant):
+            return set()
+        names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    return names
 
 
-def guarded_names(
-    func: ast.FunctionDef | ast.AsyncFunctionDef,
-    target: ast.AST,
-    validators: Validators,
-    aliases: dict[str, Checked],
-) -> set[str]:
-    """The names vetted by a guard that dominates ``target`` (a node inside ``func``)."""
-    found: set[str] = set()
+def _fold(block: list[ast.stmt], scope: Scope, found: Vetted | None = None) -> Vetted:
+    """What is vetted after running ``block``: each statement's guards, less what a later
+    statement assigns again."""
+    vetted = dict(found or {})
+    for stmt in block:
+        vetted = _killed(vetted, stmt)
+        vetted = union(vetted, _statement_guards(stmt, scope))
+    return vetted
+
+
+def _killed(vetted: Vetted, stmt: ast.AST) -> Vetted:
+    """``vetted`` without the names ``stmt`` assigns (and the expressions that read them)."""
+    bound = {n for node in walk(stmt) for n in stored(node)}
+    if not bound:
+        return vetted
+    return {k: v for k, v in vetted.items() if not _mentions(k, bound)}
+
+
+def _mentions(name_key: str, names: set[str]) -> bool:
+    return any(n in names for n in names_in(name_key))
+
+
+def guarded_names(func: Function, target: ast.AST, scope: Scope) -> Vetted:
+    """What is vetted by the guards that dominate ``target`` (a node inside ``func``)."""
+    found: Vetted = {}
     for block, index, branch in _path_to(func, target):
-        for stmt in block[:index]:
-            found |= _statement_guards(stmt, validators, aliases)
+        found = _fold(block[:index], scope, found)
+        if isinstance(block[index], ast.For | ast.AsyncFor | ast.While):
+            found = _killed(found, block[index])  # a later turn of the loop may assign it
         if branch is not None:
             owner, in_body = branch
-            tests = checked(owner.test, validators, aliases)
-            want = 1 if in_body else -1
-            found |= {name for name, polarity in tests.items() if polarity == want}
+            true, false = test(owner.test, scope)
+            found = union(found, true if in_body else false)
     return found
 
 

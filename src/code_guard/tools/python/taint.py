@@ -1,16 +1,21 @@
 """A small taint check: request data reaching a dangerous call.
 
 Sources are web-request attributes (``request.args``, ``request.GET``...), the parameters of
-route handlers and Django views, and calls to same-file functions that return request data.
-Taint flows through assignments in the same function; a sanitiser call (``int``,
-``secure_filename``, ``shlex.quote``...) cleans it, and so does a guard that dominates the sink
-(``if not is_safe(x): abort(400)``, ``if path.startswith(base):``; tools/python/guards.py). A
-tainted value reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
-``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``.
+route handlers and Django views, and calls to functions of the change that return request
+data (sources.py). Taint flows through the bindings of a function (flow.py); a sanitiser
+neutralises it only for the categories its table entry gives (``shlex.quote``: a shell
+command, never a path; sanitisers.py), a function of the change only for what its body
+proves (cleaners.py), and a guard only where it dominates the sink, for what the check
+proves about the value that reaches it (``if urlparse(url).hostname not in HOSTS: abort(400)``
+vets ``url`` for forged hosts; checks.py, guards.py). Names never count. A tainted value
+reaching a sink (``cursor.execute``, ``os.system``, ``open``, ``requests.get``,
+``redirect``...) is a hit whose rule names the category, e.g. ``taint-sql_injection``; a flow
+a guard or a sanitiser stopped is returned silenced, with why, and is never a finding.
 
 Across functions of the file, each function gets a summary: which of its parameters reach a
-sink unguarded. A call that passes request data to such a parameter is a hit on the call's
-line, naming the sink inside the helper.
+sink unguarded, directly or through other summarised functions (a worklist, so a chain of
+any length is followed without recursion). A call that passes request data to such a
+parameter is a hit on the call's line, naming the sink at the chain's end.
 
 Across the files of the change, the same summaries of a function defined in another changed
 file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
@@ -18,7 +23,9 @@ imports; tools/python/imports.py), make it a sink or a source where it is called
 is reported on the added line nearest the sink: the sink's own line in the other file when
 the change touched it, else in the calling file, on the call (or the changed line of the flow
 nearest it), naming the sink inside the other file (``file:line``). Each file's summaries are
-computed once per run, and only the run's files are read.
+computed once per run, after those of the files it imports (a walk kept on a list: a chain
+of a thousand modules is no deeper), and only the run's files are read. A function too
+deeply nested to follow is named in a not-analysed note: the review is partial, not clean.
 """
 
 from __future__ import annotations
@@ -26,38 +33,39 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from code_guard.tools.base import Focus, ToolHit
+from code_guard.models import Silencing
+from code_guard.tools.base import Focus, ToolHit, not_analysed
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
+from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.constants import pruned_tree
-from code_guard.tools.python.guards import Validators, check_aliases, guarded_names
+from code_guard.tools.python.flow import (
+    Origin,
+    Taint,
+    live,
+    origin_of,
+    propagate,
+    reads_source,
+    tainted,
+)
+from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk
+from code_guard.tools.python.sanitisers import CATEGORIES, SANITISERS, Names
+from code_guard.tools.python.sources import (
+    SOURCE_ATTRS,
+    FileFacts,
+    Function,
+    Kinds,
+    Sink,
+    callee_name,
+    handler_methods,
+    initial_taint,
+    is_source,
+)
 
-_SOURCE_ATTRS = frozenset(
-    {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
-     "query_params", "path_params", "body", "get_json", "query", "params",
-     # Django's and Tornado's (CodeQL's framework models)
-     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
-)  # fmt: skip
-_ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
-_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
-_INJECTED_PARAMS = frozenset(
-    {"self", "cls", "request", "req", "db", "session", "response", "background_tasks",
-     "current_user", "user", "settings", "conn", "cursor"}
-)  # fmt: skip
-_SAFE_ANNOTATIONS = frozenset({"int", "float", "bool", "UUID", "uuid.UUID", "datetime", "date"})
-_SANITIZERS = frozenset(
-    {"int", "float", "bool", "len", "secure_filename", "shlex.quote", "quote", "escape",
-     "html.escape", "markupsafe.escape", "bleach.clean", "os.path.basename", "basename",
-     "urllib.parse.quote", "uuid.UUID", "UUID", "url_for"}
-)  # fmt: skip
-
-_SANITIZER_WORDS = ("safe", "sanitiz", "sanitis", "escape", "validate", "clean", "allowed")
-
-# Sink call name (exact or final attribute) -> category, and whether only `shell=True` counts.
 _SINKS: dict[str, str] = {
     "execute": "sql_injection", "executemany": "sql_injection", "raw": "sql_injection",
     "text": "sql_injection", "executescript": "sql_injection",
@@ -81,32 +89,17 @@ _SINKS: dict[str, str] = {
 }  # fmt: skip
 _SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
                 "subprocess.check_output", "subprocess.check_call")  # fmt: skip
+# The checker's tables as scripts/coverage.py reads them: the request attributes, and each
+# category's sanitisers (by qualified name, and as a call spells it after `from m import f`).
+_SOURCE_ATTRS = SOURCE_ATTRS
+_GUARDS: dict[str, list[str]] = {
+    category: sorted(
+        {n for q, c in SANITISERS.items() if category in c for n in (q, q.rsplit(".")[-1])}
+    )
+    for category in sorted(CATEGORIES)
+}
 # A module of Django views, whose functions take the request and then the URL's parameters.
 _VIEWS_MODULE = re.compile(r"(^|/)views?(\.py$|/)")
-
-Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-@dataclass
-class _FileFacts:
-    """What the functions of one file tell the others: validators, functions that return
-    request data, and the parameters that reach a sink inside a function."""
-
-    validators: Validators
-    django_views: bool = False
-    path: str = ""
-    # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
-    handlers: set[int] = field(default_factory=set)
-    sources: set[str] = field(default_factory=set)
-    # function name -> parameter position (or name) -> (category, sink name, sink line)
-    sinks: dict[str, dict[int | str, tuple[str, str, int]]] = field(default_factory=dict)
-    # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
-    # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
-    where: dict[str, str] = field(default_factory=dict)
-    # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
-    full: bool = False
-    # whether request data can enter each function (by id), once the sources are known
-    reading: dict[int, bool] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,22 +126,28 @@ class PythonTaintTool(PythonChecker):
         self._files = files
         self._index = ModuleIndex(files.paths) if len(files.paths) > 1 else None
         # each file's facts, computed once per run; and the files being summarised now
-        self._facts: dict[str, _FileFacts] = {}
+        self._facts: dict[str, FileFacts] = {}
         self._busy: set[str] = set()
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _, _, _ in self._flows(tree, path):
-            yield rule, node, message
+        for rule, node, message, _, _, _, silenced in self._flows(tree, path):
+            if not silenced:
+                yield rule, node, message
 
     def hits(self, tree: ast.Module, path: str) -> Iterator[ToolHit]:
-        """``check``'s hits, each with the lines of its flow."""
-        for rule, node, message, lines, sink, far in self._flows(tree, path):
+        """``check``'s hits, each with the lines of its flow; and a note for each function
+        the check gave up on (the review is then partial, never quietly clean)."""
+        gaps: list[str] = []
+        for rule, node, message, lines, sink, far, proof in self._flows(tree, path, gaps):
             line = node.lineno
             yield FlowHit(
                 self.name, rule, path, line, node.end_lineno or line, message,
-                flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
+                silenced=proof, flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
             )  # fmt: skip
+        if gaps:
+            names = ", ".join(gaps[:5]) + (", ..." if len(gaps) > 5 else "")
+            yield not_analysed(self.name, path, f"gave up on {names} (nested too deep to follow)")
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """The hits, each moved to the changed line of its flow nearest the sink when the
@@ -163,17 +162,30 @@ class PythonTaintTool(PythonChecker):
         hits = [_to_far_sink(hit, focus) for hit in hits]
         return [_moved(hit, set(focus.get(hit.file_path, ()))) for hit in hits]
 
-    def _flows(self, tree: ast.Module, path: str) -> Iterator[_Flow]:
+    def _flows(self, tree: ast.Module, path: str, gaps: list[str] | None = None) -> Iterator[_Flow]:
+        """The flows of every function of ``tree``; the functions too deep to follow (Python's
+        recursion limit, in the parts of the check that recurse) are added to ``gaps``."""
         tree = pruned_tree(tree)  # no flow through a branch that cannot run (constants.py)
         functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
-        facts = self._file_facts(tree, path, functions)
+        try:
+            facts = self._file_facts(tree, path, functions)
+        except RecursionError:
+            if gaps is not None:
+                gaps.append("the whole file")
+            return
         for func in functions:
-            for category, node, message, lines, sink, far in _function_hits(func, facts):
-                yield f"taint-{category}", node, message, lines, sink, far
+            try:
+                found = list(_function_hits(func, facts))
+            except RecursionError:
+                if gaps is not None:
+                    gaps.append(f"`{func.name}`")
+                continue
+            for category, node, message, lines, sink, far, proof in found:
+                yield f"taint-{category}", node, message, lines, sink, far, proof
 
     def _file_facts(
         self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
-    ) -> _FileFacts:
+    ) -> FileFacts:
         """The facts of the file ``path``: its own summaries and those of the functions it
         imports from the other files of the run; all its functions summarised when
         ``everything`` (another file calls them), else only if something reads request data.
@@ -181,16 +193,20 @@ class PythonTaintTool(PythonChecker):
         known = self._facts.get(path) if self._files is not None else None
         if known is not None and (known.full or not everything):
             return known
-        facts = _FileFacts(Validators(), bool(_VIEWS_MODULE.search(path)), path=path)
-        facts.handlers = _handler_methods(tree)
+        names = Names(tree)
+        facts = FileFacts(Validators(), names, bool(_VIEWS_MODULE.search(path)), path=path)
+        facts.defs = {
+            f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
+        }
+        facts.handlers = handler_methods(tree)
         self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
-        _summarise(functions, facts, everything, lambda: Validators.of(tree))
+        _summarise(functions, facts, everything, lambda: Validators.of(tree, names))
         if self._files is not None:
             self._facts[path] = facts
         return facts
 
-    def _link(self, tree: ast.Module, path: str, facts: _FileFacts, local: set[str]) -> None:
+    def _link(self, tree: ast.Module, path: str, facts: FileFacts, local: set[str]) -> None:
         """Add to ``facts`` the sinks and sources among the functions ``tree`` imports from
         the run's other files (a function of the file's own, by that name, wins)."""
         if self._index is None:
@@ -206,31 +222,69 @@ class PythonTaintTool(PythonChecker):
                 for target in (*other.sinks, *other.sources):
                     _import_name(facts, f"{prefix}.{target}", other, file, target)
 
-    def _exported(self, path: str) -> _FileFacts | None:
+    def _exported(self, path: str) -> FileFacts | None:
         """The facts of the run's file ``path`` with every function summarised, or None
         (not parsed, or being summarised now: an import cycle)."""
         known = self._facts.get(path)
         if known is not None and known.full:
             return known
-        tree = self._files.tree(path) if self._files is not None else None
-        if tree is None or path in self._busy:
+        if self._files is None or path in self._busy or self._files.tree(path) is None:
             return None
-        self._busy.add(path)
-        try:
-            with indexed(tree):
-                functions = [
-                    f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                ]
-                return self._file_facts(tree, path, functions, everything=True)
-        finally:
+        self._summarise_imports(path)
+        known = self._facts.get(path)
+        return known if known is not None and known.full else None
+
+    def _summarise_imports(self, root: str) -> None:
+        """Summarise ``root`` and the run's files it imports, directly or not, each after the
+        files it imports: a depth-first walk kept on a list, not on Python's stack, so a chain
+        of a thousand modules costs no recursion. A file met again while it is on the walk
+        (an import cycle) is linked without its summaries: its flows are missed, and nothing
+        is silenced for want of them."""
+        self._busy.add(root)
+        stack: list[tuple[str, Iterator[str]]] = [(root, iter(self._imported(root)))]
+        while stack:
+            path, pending = stack[-1]
+            nxt = next((p for p in pending if self._unsummarised(p)), None)
+            if nxt is not None:
+                self._busy.add(nxt)
+                stack.append((nxt, iter(self._imported(nxt))))
+                continue
+            stack.pop()
+            tree = self._files.tree(path) if self._files is not None else None
+            if tree is not None:
+                with indexed(tree):
+                    functions = [
+                        f for f in walk(tree)
+                        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                    ]  # fmt: skip
+                    self._file_facts(tree, path, functions, everything=True)
             self._busy.discard(path)
 
+    def _unsummarised(self, path: str) -> bool:
+        """Whether ``path`` is a parsed file of the run, still to summarise and not on the
+        walk now."""
+        known = self._facts.get(path)
+        if path in self._busy or (known is not None and known.full) or self._files is None:
+            return False
+        return self._files.tree(path) is not None
 
-def _import_name(facts: _FileFacts, key: str, other: _FileFacts, file: str, name: str) -> None:
+    def _imported(self, path: str) -> list[str]:
+        """The run's files that ``path`` imports functions or modules from."""
+        tree = self._files.tree(path) if self._files is not None else None
+        if tree is None or self._index is None:
+            return []
+        bindings = self._index.bindings(tree, path)
+        return [*(file for file, _ in bindings.functions.values()), *bindings.modules.values()]
+
+
+def _import_name(facts: FileFacts, key: str, other: FileFacts, file: str, name: str) -> None:
     """``key`` (as the importing file calls it) is ``name`` of ``file``, whose facts are
     ``other``: a sink or a source there is one here too."""
     if name in other.sinks:
-        facts.sinks[key] = other.sinks[name]
+        facts.sinks[key] = {
+            param: (category, sink, line, far or file)
+            for param, (category, sink, line, far) in other.sinks[name].items()
+        }
         facts.where[key] = other.where.get(name, file)
     if name in other.sources:
         facts.sources.add(key)
@@ -269,7 +323,7 @@ def _moved(hit: ToolHit, changed: set[int]) -> ToolHit:
 
 def _summarise(
     functions: list[Function],
-    facts: _FileFacts,
+    facts: FileFacts,
     everything: bool = False,
     validators: Callable[[], Validators] | None = None,
 ) -> None:
@@ -289,17 +343,17 @@ def _summarise(
             calling.append((func, calls))
     for _ in range(2):
         for func in reading:
-            origins = _propagate(func, facts, {})
+            kinds = propagate(func, facts, {}).kinds
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
-            if any(tainted(value, set(origins), facts) for value in returns):
+            if any(tainted(value, kinds, facts) for value in returns):
                 facts.sources.add(func.name)
     # the sources are known now: whether request data can enter each function, from the
     # same walk (``_reads_request``'s test)
     for func, _, source, calls in shapes:
         facts.reading[id(func)] = (
             source
-            or bool(_initial_taint(func, facts))
-            or (bool(facts.sources) and any(_callee(c, facts) in facts.sources for c in calls))
+            or bool(initial_taint(func, facts))
+            or (bool(facts.sources) and any(callee_name(c, facts) in facts.sources for c in calls))
         )
     # Which parameters reach a sink matters only to a flow from request data: where nothing
     # in the file reads any, no flow can start and the summaries would go unread.
@@ -308,23 +362,89 @@ def _summarise(
     facts.full = True
     if validators is not None:
         facts.validators = validators()
-    for _ in range(2):
-        for func, calls in calling:
-            if not any(
-                _sink_category(c) is not None or _callee(c, facts) in facts.sinks for c in calls
-            ):
-                continue
-            params = _parameters(func)
-            seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
-            found: dict[int | str, tuple[str, str, int]] = {}
-            for category, node, _, reached, _ in _flows(func, facts, seeds):
-                sink = dotted(node.func)
-                for key, name in params.items():
-                    if name in reached:
-                        found.setdefault(key, (category, sink, node.lineno))
-                        found.setdefault(name, (category, sink, node.lineno))
-            if found:
-                facts.sinks[func.name] = found
+    _summarise_parameters(calling, facts)
+
+
+def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts: FileFacts) -> None:
+    """Fill ``facts.sinks``: the parameters of each function that reach a sink, directly or
+    through another summarised function. A worklist: a function is summarised again when
+    one it calls gains a summary, so a chain of helpers of any length is followed once per
+    link, without recursion."""
+    callers: dict[str, list[int]] = {}
+    for index, (func, calls) in enumerate(calling):
+        for call in calls:
+            callee = callee_name(call, facts)
+            if callee is not None and callee != func.name:
+                callers.setdefault(callee, []).append(index)
+    queue = list(range(len(calling)))
+    queued = set(queue)
+    while queue:
+        index = queue.pop()
+        queued.discard(index)
+        func, calls = calling[index]
+        if not any(
+            _sink_category(c) is not None or callee_name(c, facts) in facts.sinks for c in calls
+        ):
+            continue
+        found = _parameter_summary(func, facts)
+        if found and found != facts.sinks.get(func.name):
+            facts.sinks[func.name] = found
+            fresh = [i for i in callers.get(func.name, ()) if i not in queued]
+            queue.extend(fresh)
+            queued.update(fresh)
+
+
+def _parameter_summary(func: Function, facts: FileFacts) -> dict[int | str, Sink]:
+    """The parameters of ``func`` (by position and by name) that reach a sink."""
+    params = _parameters(func)
+    seeds = {name: (f"parameter `{name}`", func.lineno) for name in params.values()}
+    found: dict[int | str, Sink] = {}
+    for sink, reached in _parameter_sinks(func, facts, seeds):
+        for slot, name in params.items():
+            if name in reached:
+                found.setdefault(slot, sink)
+                found.setdefault(name, sink)
+    return found
+
+
+def _parameter_sinks(
+    func: Function, facts: FileFacts, seeds: dict[str, Origin]
+) -> Iterator[tuple[Sink, set[str]]]:
+    """The sinks the parameters of ``func`` (``seeds``) reach, each with the names that
+    reach it: a sink called here, or a parameter of a summarised function (of this file or
+    another) that reaches one, so that a chain of helpers is a sink at its first link."""
+    taint = _traced(func, facts, seeds)
+    for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):  # live ones
+        yield (category, dotted(node.func), node.lineno, ""), reached
+    names = taint.kinds
+    for node, callee, summary in _summarised_calls(func, facts):
+        for slot, value in _passed(node):
+            if slot in summary and tainted(value, names, facts, summary[slot][0]):
+                used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
+                sink = summary[slot]
+                far = sink[3] or facts.where.get(callee, "")
+                yield (
+                    (sink[0], sink[1], sink[2], far),
+                    set().union(*(taint.lineage(n) for n in used)),
+                )
+
+
+def _summarised_calls(
+    func: Function, facts: FileFacts
+) -> Iterator[tuple[ast.Call, str, dict[int | str, Sink]]]:
+    """The calls in ``func`` to a function whose parameters are summarised (not itself)."""
+    for node in walk(func):
+        if isinstance(node, ast.Call):
+            callee = callee_name(node, facts)
+            summary = facts.sinks.get(callee) if callee and callee != func.name else None
+            if callee and summary:
+                yield node, callee, summary
+
+
+def _passed(call: ast.Call) -> list[tuple[int | str, ast.AST]]:
+    """The arguments of ``call``, by position and by keyword."""
+    passed: list[tuple[int | str, ast.AST]] = list(enumerate(call.args))
+    return passed + [(k.arg, k.value) for k in call.keywords if k.arg]
 
 
 def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
@@ -337,18 +457,18 @@ def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
             calls.append(node)
         elif isinstance(node, ast.Return):
             returns = returns or node.value is not None
-        elif not source and _is_source(node, None):
+        elif not source and is_source(node, None):
             source = True
     return func, returns, source, calls
 
 
-def _reads_request(func: Function, facts: _FileFacts) -> bool:
+def _reads_request(func: Function, facts: FileFacts) -> bool:
     """True when request data can enter ``func``: route parameters, or a source read in it
     (the same test ``_propagate`` starts with). Asked once the file's sources are known, and
     kept: the summaries and the check of each function ask it."""
     known = facts.reading.get(id(func))
     if known is None:
-        known = bool(_initial_taint(func, facts)) or any(_is_source(n, facts) for n in walk(func))
+        known = bool(initial_taint(func, facts)) or any(is_source(n, facts) for n in walk(func))
         facts.reading[id(func)] = known
     return known
 
@@ -365,187 +485,6 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
-def _handler_methods(tree: ast.Module) -> set[int]:
-    """The ``get``/``post``/... methods of classes built on Tornado's ``RequestHandler``."""
-    found: set[int] = set()
-    for node in walk(tree):
-        if isinstance(node, ast.ClassDef) and any(
-            dotted(base).rsplit(".", 1)[-1] == "RequestHandler" for base in node.bases
-        ):
-            found.update(
-                id(item)
-                for item in node.body
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-                and item.name in _HTTP_VERBS
-            )
-    return found
-
-
-def _is_route(func: Function) -> bool:
-    for deco in func.decorator_list:
-        target = deco.func if isinstance(deco, ast.Call) else deco
-        if dotted(target).rsplit(".", 1)[-1] in _ROUTE_DECORATORS:
-            return True
-    return False
-
-
-def _initial_taint(func: Function, facts: _FileFacts) -> set[str]:
-    args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
-    # a Django view: view(request, slug) gets the URL's parameters after the request
-    view = facts.django_views and bool(args) and args[0].arg == "request"
-    if not (_is_route(func) or view or id(func) in facts.handlers):
-        return set()
-    return {
-        arg.arg
-        for arg in args
-        if arg.arg not in _INJECTED_PARAMS
-        and not (arg.annotation is not None and dotted(arg.annotation) in _SAFE_ANNOTATIONS)
-    }
-
-
-def _is_source(node: ast.AST, facts: _FileFacts | None) -> bool:
-    if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRS:
-        return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
-    if facts is not None and facts.sources and isinstance(node, ast.Call):
-        return _callee(node, facts) in facts.sources
-    return False
-
-
-def _callee(call: ast.Call, facts: _FileFacts) -> str | None:
-    """The name under which ``facts`` may summarise the function ``call`` reaches: a
-    same-file function or method (``f()``, ``self.f()``), or one imported from another file
-    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
-    name = _local_callee(call)
-    if not facts.where:
-        return name
-    if name is not None:
-        return None if name in facts.where and not isinstance(call.func, ast.Name) else name
-    text = dotted(call.func)
-    return text if text in facts.where else None
-
-
-def _local_callee(call: ast.Call) -> str | None:
-    """The name of the same-file function or method a call may reach: ``f()``, ``self.f()``."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return func.attr if func.value.id in ("self", "cls") else None
-    return None
-
-
-def is_sanitizer(call: ast.Call) -> bool:
-    """Known sanitisers, and project helpers whose names say they sanitise (``_safe_join``)."""
-    name = dotted(call.func)
-    last = name.rsplit(".", 1)[-1].lower()
-    return name in _SANITIZERS or any(word in last for word in _SANITIZER_WORDS)
-
-
-def tainted(node: ast.AST, names: set[str], facts: _FileFacts | None = None) -> bool:
-    """True when ``node`` reads request data or a tainted name, outside any sanitiser."""
-    if isinstance(node, ast.Call) and is_sanitizer(node):
-        return False
-    if _is_source(node, facts) or (isinstance(node, ast.Name) and node.id in names):
-        return True
-    return any(tainted(child, names, facts) for child in ast.iter_child_nodes(node))
-
-
-# Where a tainted value came from: how to name it, and its line.
-Origin = tuple[str, int]
-
-
-@dataclass
-class _Taint:
-    """A function's tainted names: the origin of each, and the tainted names each was
-    computed from (its parents), to relate a guard on one name to a sink on another."""
-
-    origins: dict[str, Origin] = field(default_factory=dict)
-    parents: dict[str, set[str]] = field(default_factory=dict)
-    lines: dict[str, set[int]] = field(default_factory=dict)  # where each name was assigned
-
-    def flow_lines(self, names: set[str]) -> set[int]:
-        """The lines a flow into ``names`` passed: assignments and source reads."""
-        up = set().union(*(self._closure(n, self.parents) for n in names)) if names else set()
-        found = {self.origins[n][1] for n in up if n in self.origins}
-        return found.union(*(self.lines.get(n, set()) for n in up))
-
-    def lineage(self, name: str) -> set[str]:
-        """``name``, the names it was computed from, and the names computed from it."""
-        up = self._closure(name, self.parents)
-        children: dict[str, set[str]] = {}
-        for child, parents in self.parents.items():
-            for parent in parents:
-                children.setdefault(parent, set()).add(child)
-        return up | self._closure(name, children)
-
-    @staticmethod
-    def _closure(name: str, edges: dict[str, set[str]]) -> set[str]:
-        seen, todo = {name}, [name]
-        while todo:
-            for nxt in edges.get(todo.pop(), ()):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        return seen
-
-
-def _propagate(
-    func: Function,
-    facts: _FileFacts,
-    seeds: dict[str, Origin],
-    taint: _Taint | None = None,
-    skip: set[ast.stmt] | None = None,
-) -> dict[str, Origin]:
-    """Tainted names, each with the origin of its taint (the first source that reached it);
-    the assignments in ``skip`` (guarded ones) taint nothing."""
-    origins: dict[str, Origin] = dict(seeds) or {
-        name: (f"route parameter `{name}`", func.lineno) for name in _initial_taint(func, facts)
-    }
-    nodes = list(walk(func))
-    if not origins and not any(_is_source(n, facts) for n in nodes):
-        return origins  # nothing reads request data here: no assignment can be tainted
-    assigns = [n for n in nodes if isinstance(n, ast.Assign | ast.AnnAssign)]
-    for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
-        for node in assigns:
-            if skip is not None and node in skip:
-                continue
-            if node.value is not None and tainted(node.value, set(origins), facts):
-                origin = origin_of(node.value, origins, node.lineno, facts)
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                used = {
-                    n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in origins
-                }
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        origins.setdefault(target.id, origin)
-                        if taint is not None:
-                            taint.parents.setdefault(target.id, set()).update(used - {target.id})
-                            taint.lines.setdefault(target.id, set()).add(node.lineno)
-    return origins
-
-
-def _reads_source(node: ast.AST, facts: _FileFacts | None = None) -> bool:
-    if isinstance(node, ast.Call) and is_sanitizer(node):
-        return False
-    return _is_source(node, facts) or any(
-        _reads_source(c, facts) for c in ast.iter_child_nodes(node)
-    )
-
-
-def origin_of(
-    node: ast.AST, origins: dict[str, Origin], line: int, facts: _FileFacts | None = None
-) -> Origin:
-    """The origin of the taint in ``node`` (on ``line``): request data read right there, or
-    the origin of the tainted name it uses."""
-    if _reads_source(node, facts):
-        text = ast.unparse(node)
-        return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
-    for child in walk(node):
-        if isinstance(child, ast.Name) and child.id in origins:
-            return origins[child.id]
-    return "request data", line
-
-
 def _sink_category(call: ast.Call) -> str | None:
     name = dotted(call.func)
     if name in _SHELL_SINKS:
@@ -560,111 +499,192 @@ def _sink_category(call: ast.Call) -> str | None:
     return _SINKS.get(last) if last in ("execute", "executemany", "raw", "executescript") else None
 
 
-def _traced(func: Function, facts: _FileFacts, seeds: dict[str, Origin]) -> _Taint:
-    """The function's taint, leaving out assignments that a guard on their value dominates
-    (``if parsed.netloc == host: target = value``): the value is vetted where it is kept."""
-    first = _Taint()
-    first.origins = _propagate(func, facts, seeds, first)
-    names = set(first.origins)
-    guarded: set[ast.stmt] = set()
-    aliases: dict[str, dict[str, int]] | None = None
+def _traced(func: Function, facts: FileFacts, seeds: dict[str, Origin]) -> Taint:
+    """The function's taint, where an assignment that a guard on its value dominates (``if
+    parsed.netloc == host: target = value``) keeps only what the guard did not prove safe:
+    the value is vetted where it is kept."""
+    first = propagate(func, facts, seeds)
+    vetting: dict[ast.AST, Kinds] = {}
+    scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
             continue
-        used = {n.id for n in walk(node.value) if isinstance(n, ast.Name) and n.id in names}
-        if not used or _reads_source(node.value, facts):
+        used = _used(node.value, first.kinds)
+        if not used or reads_source(node.value, facts):
             continue
-        if aliases is None:
-            aliases = check_aliases(func, facts.validators)
-        vetted = guarded_names(func, node, facts.validators, aliases)
-        if vetted and all(first.lineage(n) & vetted for n in used):
-            guarded.add(node)
-    if not guarded:
+        scope = scope or _scope(func, facts, first)
+        kinds = _vetted_kinds(node.value, used, guarded_names(func, node, scope), first, scope)
+        if kinds:
+            vetting[node] = kinds
+    if not vetting:
         return first
-    taint = _Taint()
-    taint.origins = _propagate(func, facts, seeds, taint, guarded)
-    return taint
+    return propagate(func, facts, seeds, None, vetting)
+
+
+def _scope(func: Function, facts: FileFacts, taint: Taint) -> Scope:
+    """What the guards of ``func`` are read with; its tainted names are no allow-list."""
+    return Scope.of(func, facts.validators, facts.names, set(taint.kinds))
+
+
+def _used(node: ast.AST, names: Mapping[str, Kinds]) -> set[str]:
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and n.id in names}
+
+
+def _vetted_kinds(
+    value: ast.AST, used: set[str], vetted: Vetted, taint: Taint, scope: Scope
+) -> Kinds:
+    """The categories ``value`` (reading the tainted ``used``) is proved safe for by the
+    guards that dominate it (``vetted``): the value checked as it is, or each name it reads,
+    checked itself or computed only from names that were."""
+    kinds = frozenset.intersection(*(_safe_kinds(n, vetted, taint, scope, set()) for n in used))
+    return kinds | vetted.get(key(value), frozenset())
+
+
+def _safe_kinds(name: str, vetted: Vetted, taint: Taint, scope: Scope, seen: set[str]) -> Kinds:
+    """What ``name`` is proved safe for: checked itself, or computed (never straight from the
+    request) only from names that were, each bound once, so the value checked is the value
+    it was computed from."""
+    kinds = vetted.get(name, frozenset())
+    parents = taint.parents.get(name, set())
+    if name in seen or name in taint.direct or not parents:
+        return kinds
+    if any(len(scope.assigned.get(p, ())) + (p in taint.seeded) != 1 for p in parents):
+        return kinds
+    inherited = frozenset.intersection(
+        *(_safe_kinds(p, vetted, taint, scope, seen | {name}) for p in parents)
+    )
+    return kinds | inherited
 
 
 def _flows(
-    func: Function, facts: _FileFacts, seeds: dict[str, Origin], traced: _Taint | None = None
-) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int]]]:
-    """Each unguarded flow into a sink: its category, the sink call, the tainted argument,
-    the tainted names that reach it (with the names they were computed from), and the
-    lines the flow passed."""
+    func: Function,
+    facts: FileFacts,
+    seeds: dict[str, Origin],
+    traced: Taint | None = None,
+    with_guarded: bool = False,
+) -> Iterator[tuple[str, ast.Call, ast.AST, set[str], set[int], Proof | None]]:
+    """Each flow into a sink: its category, the sink call, the tainted argument, the tainted
+    names that reach it (with the names they were computed from), the lines the flow
+    passed, and (``with_guarded``: those a guard or a sanitiser stops are given too) what
+    stopped it."""
     taint = traced or _traced(func, facts, seeds)
     origins = taint.origins
-    if not origins and not any(_is_source(n, facts) for n in walk(func)):
+    if not origins and not any(is_source(n, facts) for n in walk(func)):
         return
-    names = set(origins)
-    aliases: dict[str, dict[str, int]] | None = None
+    names = taint.kinds
+    scope: Scope | None = None
     for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         category = _sink_category(node)
-        if category is None or not tainted(node.args[0], names, facts):
-            continue
         arg = node.args[0]
-        used = {n.id for n in walk(arg) if isinstance(n, ast.Name) and n.id in names}
+        kinds = live(arg, names, facts) if category is not None else None
+        if category is None or kinds is None or (category not in kinds and not with_guarded):
+            continue
+        used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
-        if used and not _reads_source(arg, facts):
-            if aliases is None:
-                aliases = check_aliases(func, facts.validators)
-            vetted = guarded_names(func, node, facts.validators, aliases)
-            if all(taint.lineage(n) & vetted for n in used):
-                continue
-        yield category, node, arg, reached, taint.flow_lines(used) | {node.lineno}
+        lines = taint.flow_lines(used) | {node.lineno}
+        proof: Proof | None = None
+        if category not in kinds:
+            proof = _cleaned_proof(used, category, taint)
+        elif used and not reads_source(arg, facts, category):
+            scope = scope or _scope(func, facts, taint)
+            text = _guard_proof(func, node, arg, used, category, taint, scope)
+            proof = (Silencing.GUARD, text) if text else None
+        if proof is None or with_guarded:
+            yield category, node, arg, reached, lines, proof
 
 
-def _helper_flows(func: Function, facts: _FileFacts, taint: _Taint) -> Iterator[_Flow]:
+# What stopped a flow: the mechanism, and why it holds.
+Proof = tuple[Silencing, str]
+
+
+def _cleaned_proof(used: set[str], category: str, taint: Taint) -> Proof:
+    """Why request data that reaches a sink is harmless there: neutralised for ``category``
+    on its way, by a sanitiser of that category or by a guard where it was assigned."""
+    kind = category.replace("_", " ")
+    if any(taint.lineage(n) & taint.vetted for n in used):
+        return Silencing.GUARD, f"a check where it was assigned vets it for {kind}"
+    return Silencing.SANITISER, f"a sanitiser on its way neutralises it for {kind}"
+
+
+def _guard_proof(
+    func: Function,
+    node: ast.Call,
+    value: ast.AST,
+    used: set[str],
+    category: str,
+    taint: Taint,
+    scope: Scope,
+) -> str:
+    """Why the guards that dominate ``node`` make ``value`` safe for ``category``, or ""."""
+    vetted = guarded_names(func, node, scope)
+    if category not in _vetted_kinds(value, used, vetted, taint, scope):
+        return ""
+    checked = ", ".join(f"`{n}`" for n in sorted(used))
+    return (
+        f"a check on the only path to line {node.lineno} vets {checked} for "
+        f"{category.replace('_', ' ')}"
+    )
+
+
+def _helper_flows(func: Function, facts: FileFacts, taint: Taint) -> Iterator[_Flow]:
     """Calls that pass request data to a function whose parameter reaches a sink: one of the
-    same file, or of another file of the change (reported here, on the call)."""
-    names = set(taint.origins)
-    for node in walk(func):
-        if not isinstance(node, ast.Call):
-            continue
-        callee = _callee(node, facts)
-        summary = facts.sinks.get(callee) if callee and callee != func.name else None
-        if not summary:
-            continue
-        passed: list[tuple[int | str, ast.AST]] = list(enumerate(node.args))
-        passed += [(k.arg, k.value) for k in node.keywords if k.arg]
-        for key, value in passed:
-            if key in summary and tainted(value, names, facts):
-                category, sink, line = summary[key]
+    same file, or of another file of the change (reported here, on the call); those a guard
+    stops are given with its proof."""
+    names = taint.kinds
+    scope: Scope | None = None
+    for node, callee, summary in _summarised_calls(func, facts):
+        for slot, value in _passed(node):
+            if slot in summary and tainted(value, names, facts, summary[slot][0]):
+                category, sink, line, far = summary[slot]
+                proof = ""
+                used = _used(value, names)
+                if used and not reads_source(value, facts, category):
+                    scope = scope or _scope(func, facts, taint)
+                    proof = _guard_proof(func, node, value, used, category, taint, scope)
                 source, at = origin_of(value, taint.origins, node.lineno, facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 lines = taint.flow_lines(used) | {node.lineno}
-                where = facts.where.get(callee or "")
+                where = far or facts.where.get(callee, "")
                 # a sink in another file: its line is not one of this file's, and the flow
                 # ends here, on the call
                 place, end = (f"{where}:{line}", node.lineno) if where else (f"line {line}", line)
                 # across files every line is named with its file: the hit may be reported
                 # in either (``_to_far_sink``)
                 here = f"{facts.path}:" if where else "line "
-                message = (
+                flow = (
                     f"{source} ({here}{at}) is passed to `{callee}()` ({here}{node.lineno}), "
-                    f"which hands it to `{sink}()` ({place}): "
-                    f"{category.replace('_', ' ')}; validate or parameterise it first."
+                    f"which hands it to `{sink}()` ({place})"
                 )
-                yield category, node, message, lines | {end}, end, (where, line) if where else None
+                message = (
+                    f"{flow}, but {proof}."
+                    if proof
+                    else f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
+                )
+                proof = proof and Silencing.GUARD.value
+                far_sink = (where, line) if where else None
+                yield category, node, message, lines | {end}, end, far_sink, proof
                 break
 
 
 # A hit of the check: category, the call it is reported on, message, lines of the flow, the
-# sink's line, and for a sink in another file of the change, that file and line.
-_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None]
+# sink's line, for a sink in another file of the change that file and line, and the proof
+# of the guard that stops it ("" for a live flow).
+_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None, str]
 
 
-def _function_hits(func: Function, facts: _FileFacts) -> Iterator[_Flow]:
+def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
     if not _reads_request(func, facts):
         return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
-    for category, node, arg, _, lines in _flows(func, facts, {}, taint):
+    for category, node, arg, _, lines, proof in _flows(func, facts, {}, taint, True):
         source, line = origin_of(arg, taint.origins, node.lineno, facts)
-        message = (
-            f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno}): "
-            f"{category.replace('_', ' ')}; validate or parameterise it first."
-        )
-        yield category, node, message, lines, node.lineno, None
+        flow = f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno})"
+        if proof is not None:
+            message = f"{flow}, but {proof[1]}."
+        else:
+            message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
+        silenced = proof[0].value if proof is not None else ""
+        yield category, node, message, lines, node.lineno, None, silenced
     yield from _helper_flows(func, facts, taint)

@@ -1,0 +1,193 @@
+"""What each sanitiser neutralises, for the taint check: a small table kept apart so that it
+can move into the per-language security model.
+
+A call cleans a tainted value only for the categories this table gives it, by the call's
+qualified name, resolved through the file's imports (``from html import escape`` makes
+``escape(x)`` ``html.escape``). A name the file binds in any other way (a ``def``, a
+lambda, an assignment) is not the library's: it is judged by its body (taint.py), never by
+its name. The entries follow the reference models: CodeQL's Python sanitizers, Bandit and
+the OWASP cheat sheets.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Mapping
+
+from code_guard.tools.python.checker import dotted
+from code_guard.tools.python.nodes import walk
+
+CATEGORIES = frozenset(
+    {"sql_injection", "command_injection", "code_injection", "path_traversal", "ssrf",
+     "open_redirect", "xss"}
+)  # fmt: skip
+_XSS = frozenset({"xss"})
+_PATH = frozenset({"path_traversal"})
+_COMMAND = frozenset({"command_injection"})
+
+# Qualified name -> the categories its result is safe for. A number, a UUID or a boolean
+# carries none of the characters any injection needs; an escape is safe only where its
+# escaping is the one the sink parses (HTML escaping is no shell quoting, and a quoted URL
+# still holds "/" and "..", so urllib's quote stops no traversal and no forged host).
+SANITISERS: Mapping[str, frozenset[str]] = {
+    "int": CATEGORIES, "float": CATEGORIES, "bool": CATEGORIES, "len": CATEGORIES,
+    "uuid.UUID": CATEGORIES,
+    "html.escape": _XSS, "markupsafe.escape": _XSS, "flask.escape": _XSS,
+    "django.utils.html.escape": _XSS, "bleach.clean": _XSS,
+    "urllib.parse.quote": _XSS, "urllib.parse.quote_plus": _XSS,
+    "shlex.quote": _COMMAND, "pipes.quote": _COMMAND,
+    "os.path.basename": _PATH, "werkzeug.utils.secure_filename": _PATH,
+    "werkzeug.secure_filename": _PATH, "django.utils.text.get_valid_filename": _PATH,
+    # None for a path outside the folder: a sink given None fails
+    "werkzeug.utils.safe_join": _PATH, "werkzeug.security.safe_join": _PATH,
+    "flask.safe_join": _PATH,
+    # a URL of the application itself, built from a route's name
+    "flask.url_for": frozenset({"open_redirect"}),
+    # a JSON response (application/json), which no browser renders as HTML
+    "flask.jsonify": _XSS,
+}  # fmt: skip
+
+# Library validators by qualified name: the argument slots they vet when they return true,
+# the slots that must hold the application's own values (the allowed hosts), and what they
+# vet for. Django's checks parse the URL as browsers do (``/\\evil.com`` included).
+_HOSTS = frozenset({"open_redirect", "ssrf"})
+VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], tuple[int | str, ...], frozenset[str]]] = {
+    "django.utils.http.url_has_allowed_host_and_scheme": (
+        (0, "url"), (1, "allowed_hosts"), _HOSTS
+    ),
+    "django.utils.http.is_safe_url": ((0, "url"), (1, "allowed_hosts", "host"), _HOSTS),
+}  # fmt: skip
+
+# Escapes whose options choose what is left unescaped: trusted only with none given.
+_ONE_ARGUMENT = frozenset(
+    {"html.escape", "urllib.parse.quote", "urllib.parse.quote_plus", "django.utils.html.escape"}
+)
+# Options that let dangerous markup through a sanitiser (bleach's allowed URL schemes).
+_DISARMING: Mapping[str, frozenset[str]] = {"bleach.clean": frozenset({"protocols"})}
+_MUTATORS = frozenset(
+    {"add", "append", "extend", "update", "insert", "setdefault", "__setitem__", "__ior__"}
+)
+
+# Calls that undo an escape: whatever reached them, sanitised or not, comes out raw.
+DECODERS = frozenset(
+    {"html.unescape", "urllib.parse.unquote", "urllib.parse.unquote_plus",
+     "base64.b64decode", "base64.urlsafe_b64decode", "base64.b32decode", "base64.b16decode",
+     "codecs.decode", "bytes.fromhex", "chr", "binascii.unhexlify", "binascii.a2b_base64"}
+)  # fmt: skip
+
+
+class Names:
+    """The qualified names a file's calls resolve to: its imports (local name -> module
+    path), and which names it binds otherwise, so that a shadowed name is nobody's."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        bindings: dict[str, set[str]] = {}
+        counts: dict[str, int] = {}
+        for node in walk(tree):
+            for name, qualified in _bindings(node):
+                bindings.setdefault(name, set()).add(qualified)
+                counts[name] = counts.get(name, 0) + 1
+        # names the file binds once, anywhere: a function defined once is that function
+        self.once = {name for name, count in counts.items() if count == 1}
+        # module names bound once, and their values
+        self.module_values: dict[str, ast.expr] = {
+            stmt.targets[0].id: stmt.value
+            for stmt in getattr(tree, "body", ())
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id in self.once
+        }
+        # module names bound once, to a literal: immutable values no request can reach
+        self.constants = {
+            stmt.targets[0].id
+            for stmt in getattr(tree, "body", ())
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Constant)
+            and stmt.targets[0].id in self.once
+        }
+        # a name bound once as an import (however often it is imported): the import's; one
+        # also bound otherwise (imported, then redefined) is not known to be anything
+        self.imported = {
+            name: next(iter(found))
+            for name, found in bindings.items()
+            if found != {""}
+            if len(found) == 1
+        }
+        self.shadowed = {name for name, found in bindings.items() if len(found) > 1}
+        self.bound = set(bindings)
+        # `from m import *` may bind any name, a builtin's too: no unbound name is known
+        self.star = any(
+            isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+            for n in walk(tree)
+        )
+        # names whose value the file changes in place: `ALLOWED.add(x)`, `ALLOWED[k] = v`
+        self.mutated = {changed for node in walk(tree) if (changed := _mutated(node))}
+
+    def qualified(self, call: ast.Call) -> str | None:
+        """The qualified name of the function ``call`` calls, or None when the file binds
+        its first name in a way that says nothing about what it is."""
+        name = dotted(call.func)
+        if not name or "()" in name:
+            return None
+        head, _, rest = name.partition(".")
+        if head in self.shadowed:
+            return None
+        if head in self.imported:
+            return f"{self.imported[head]}.{rest}" if rest else self.imported[head]
+        if head in self.bound or self.star:
+            return None  # a def, a lambda, an assignment, a parameter: not the library's
+        return name if rest or hasattr(builtins, name) else None
+
+    def cleans(self, call: ast.Call) -> frozenset[str]:
+        """The categories the result of ``call`` is safe for (empty: not a sanitiser, or
+        one given an option that turns its escaping off: ``html.escape(x, quote=False)``)."""
+        name = self.qualified(call) or ""
+        if name in _ONE_ARGUMENT and (len(call.args) != 1 or call.keywords):
+            return frozenset()
+        if any(k.arg in _DISARMING.get(name, ()) for k in call.keywords):
+            return frozenset()
+        return SANITISERS.get(name, frozenset())
+
+    def decodes(self, call: ast.Call) -> bool:
+        """Whether ``call`` undoes an escape (``html.unescape``, ``unquote``...)."""
+        return (self.qualified(call) or "") in DECODERS
+
+
+def _mutated(node: ast.AST) -> str | None:
+    """The name ``node`` changes in place, if any."""
+    target: ast.AST | None = None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        target = node.func.value if node.func.attr in _MUTATORS else None
+    elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+        target = node.value
+    elif isinstance(node, ast.AugAssign):
+        target = node.target
+    while isinstance(target, ast.Attribute | ast.Subscript):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _bindings(node: ast.AST) -> list[tuple[str, str]]:
+    """The names ``node`` binds, each with its qualified name when it is an import."""
+    if isinstance(node, ast.Import):
+        # `import a.b` binds `a`, and calls spell `a.b.f()`
+        return [
+            (alias.asname, alias.name)
+            if alias.asname
+            else ((head := alias.name.split(".")[0]), head)
+            for alias in node.names
+        ]
+    if isinstance(node, ast.ImportFrom):
+        module = "." * node.level + (node.module or "")
+        return [(a.asname or a.name, f"{module}.{a.name}") for a in node.names if a.name != "*"]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [(node.name, "")]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+        return [(node.id, "")]
+    if isinstance(node, ast.arg):
+        return [(node.arg, "")]
+    return []

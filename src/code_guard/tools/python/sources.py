@@ -1,0 +1,132 @@
+"""What request data is, for the taint check: the request attributes that hold it, the
+parameters a web framework fills from the URL, the functions of the change that return it,
+and the facts of one file the check reads them from.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from code_guard.tools.python.checker import dotted
+from code_guard.tools.python.guards import Validators
+from code_guard.tools.python.nodes import walk
+from code_guard.tools.python.sanitisers import Names
+
+# The request attributes that hold what the client sent.
+SOURCE_ATTRS = frozenset(
+    {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
+     "query_params", "path_params", "body", "get_json", "query", "params",
+     # Django's and Tornado's (CodeQL's framework models)
+     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
+)  # fmt: skip
+_ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
+_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
+_INJECTED_PARAMS = frozenset(
+    {"self", "cls", "request", "req", "db", "session", "response", "background_tasks",
+     "current_user", "user", "settings", "conn", "cursor"}
+)  # fmt: skip
+_SAFE_ANNOTATIONS = frozenset({"int", "float", "bool", "UUID", "uuid.UUID", "datetime", "date"})
+# Sink call name (exact or final attribute) -> category, and whether only `shell=True` counts.
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+# The categories a tainted value is still dangerous for (empty: it came from request data,
+# and every category it could reach was neutralised on the way).
+Kinds = frozenset[str]
+# Where a parameter ends: category, the sink's name, its line, and its file ("": this one).
+Sink = tuple[str, str, int, str]
+
+
+@dataclass
+class FileFacts:
+    """What the functions of one file tell the others: validators, functions that return
+    request data, and the parameters that reach a sink inside a function."""
+
+    validators: Validators
+    names: Names
+    django_views: bool = False
+    path: str = ""
+    # the HTTP-verb methods of Tornado handlers, whose parameters are the URL's captures
+    handlers: set[int] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)
+    # function name -> parameter position (or name) -> the sink it reaches
+    sinks: dict[str, dict[int | str, Sink]] = field(default_factory=dict)
+    # the names in ``sinks`` and ``sources`` that call a function of another file (as calls
+    # spell them: ``helper``, ``m.helper``) -> the file the function is defined in
+    where: dict[str, str] = field(default_factory=dict)
+    # whether ``sinks`` summarises every function (False: skipped, nothing read request data)
+    full: bool = False
+    # whether request data can enter each function (by id), once the sources are known
+    reading: dict[int, bool] = field(default_factory=dict)
+    # the file's own functions a call may name, and what each one's result is proved safe for
+    defs: dict[str, Function] = field(default_factory=dict)
+    cleans: dict[tuple[str, str], Kinds] = field(default_factory=dict)
+
+
+def handler_methods(tree: ast.Module) -> set[int]:
+    """The ``get``/``post``/... methods of classes built on Tornado's ``RequestHandler``."""
+    found: set[int] = set()
+    for node in walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+            dotted(base).rsplit(".", 1)[-1] == "RequestHandler" for base in node.bases
+        ):
+            found.update(
+                id(item)
+                for item in node.body
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                and item.name in _HTTP_VERBS
+            )
+    return found
+
+
+def _is_route(func: Function) -> bool:
+    for deco in func.decorator_list:
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        if dotted(target).rsplit(".", 1)[-1] in _ROUTE_DECORATORS:
+            return True
+    return False
+
+
+def initial_taint(func: Function, facts: FileFacts) -> set[str]:
+    args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    # a Django view: view(request, slug) gets the URL's parameters after the request
+    view = facts.django_views and bool(args) and args[0].arg == "request"
+    if not (_is_route(func) or view or id(func) in facts.handlers):
+        return set()
+    return {
+        arg.arg
+        for arg in args
+        if arg.arg not in _INJECTED_PARAMS
+        and not (arg.annotation is not None and dotted(arg.annotation) in _SAFE_ANNOTATIONS)
+    }
+
+
+def is_source(node: ast.AST, facts: FileFacts | None) -> bool:
+    if isinstance(node, ast.Attribute) and node.attr in SOURCE_ATTRS:
+        return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
+    if facts is not None and facts.sources and isinstance(node, ast.Call):
+        return callee_name(node, facts) in facts.sources
+    return False
+
+
+def callee_name(call: ast.Call, facts: FileFacts) -> str | None:
+    """The name under which ``facts`` may summarise the function ``call`` reaches: a
+    same-file function or method (``f()``, ``self.f()``), or one imported from another file
+    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
+    name = local_callee(call)
+    if not facts.where:
+        return name
+    if name is not None:
+        return None if name in facts.where and not isinstance(call.func, ast.Name) else name
+    text = dotted(call.func)
+    return text if text in facts.where else None
+
+
+def local_callee(call: ast.Call) -> str | None:
+    """The name of the same-file function or method a call may reach: ``f()``, ``self.f()``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id in ("self", "cls") else None
+    return None
