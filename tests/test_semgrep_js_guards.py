@@ -278,6 +278,18 @@ app.get("/next-origin-prefix", (req, res) => {
   res.redirect(302, next);
 });
 
+function sanitizeFileName(name) {
+  return name;
+}
+
+app.get("/read-named", (req, res) => {
+  res.sendFile(path.join("/srv/public", sanitizeFileName(req.query.doc)));
+});
+
+app.get("/hello-named", (req, res) => {
+  res.send("<p>Hello " + escapeForDisplay(req.query.who) + "</p>");
+});
+
 app.get("/read-ignored", (req, res) => {
   const name = req.query.name;
   isSafePath(name);
@@ -400,6 +412,10 @@ def test_guarded_flow_is_not_reported(
         # "/" lets //evil.example through; a protocol check keeps any host
         ("res.redirect(next);", "js-open-redirect-request-url", Category.OPEN_REDIRECT),
         ("res.location(next)", "js-open-redirect-request-url", Category.OPEN_REDIRECT),
+        # a helper named like a sanitiser is not one (its body returns the name unchanged)
+        ("sanitizeFileName(req.query.doc)", "js-path-traversal-request-path",
+         Category.PATH_TRAVERSAL),
+        ("escapeForDisplay(req.query.who)", "js-xss-html-from-input", Category.XSS),
         ('res.sendFile(path.join("/srv/public", name))', "js-path-traversal-request-path",
          Category.PATH_TRAVERSAL),
         ("res.download(full)", "js-path-traversal-request-path", Category.PATH_TRAVERSAL),
