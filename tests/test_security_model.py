@@ -3,6 +3,7 @@ neutralises and each guard proves only the kinds it names, and names must be kno
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,29 @@ def test_percent_encoding_keeps_paths_and_hosts() -> None:
 )
 def test_a_guard_proves_only_its_kinds(guard: str, kinds: set[str]) -> None:
     assert _proven_by(guard) == kinds
+
+
+@pytest.mark.parametrize(
+    ("pattern", "proven"),
+    [
+        ('r"[a-f0-9]{32}"', {"word-pattern", "name-pattern"}),
+        ('r"^[\\w-]+$"', {"word-pattern", "name-pattern", "word-pattern-anchored",
+                          "name-pattern-anchored"}),
+        ('r"[a-z0-9.-]+"', {"name-pattern"}),
+        ('r"[^/]+"', set()),  # a negated class lets everything else through
+        ('r".*"', set()),
+        ('r"[\\w/]+"', set()),
+        ('r"[0-z]+"', set()),  # a range from 0 to z holds quotes and brackets
+        ('r"[\\w-]+"', {"word-pattern", "name-pattern"}),  # re.match without `$` checks a prefix
+    ],
+)  # fmt: skip
+def test_a_pattern_guard_reads_the_pattern(pattern: str, proven: set[str]) -> None:
+    """A regex proves a value safe only when its one character class leaves out what the
+    kinds need (quotes, `/`, and for a path `.`), and, with re.match, it is anchored."""
+    guards = [g for g in MODEL.guards if g.name.endswith(("-pattern", "-pattern-anchored"))]
+    assert len(guards) == 4
+    found = {g.name for g in guards if re.match(g.where[0].regex, pattern)}
+    assert found == proven
 
 
 def test_each_source_is_listed_once() -> None:

@@ -18,6 +18,7 @@ from code_guard.tools.semgrep.tool import SemgrepTool
 VIEWS_PY = """\
 import html
 import os
+import re
 import shlex
 import subprocess
 from urllib.parse import quote, urlparse
@@ -163,6 +164,22 @@ def ping_fallback():
     return subprocess.check_output("ping -c4 " + host, shell=True)  # ok-fallback
 
 
+@app.route("/t")
+def ping_any_pattern():
+    host = request.args["host"]
+    if not re.fullmatch(r".+", host):
+        abort(400)
+    return subprocess.check_output("ping -c6 " + host, shell=True)  # tp-any-pattern
+
+
+@app.route("/u")
+def read_word():
+    name = request.args["name"]
+    if not re.match(r"^[\\w-]+$", name):
+        abort(400)
+    return send_file(os.path.join(BASE, name + ".txt"))  # ok-word
+
+
 @app.route("/s")
 def query_number():
     cursor.execute("SELECT * FROM pages LIMIT " + str(int(request.args["size"])))  # ok-int
@@ -200,6 +217,7 @@ def line_of(marker: str) -> int:
         ("# tp-shell-for-sql", "py-sql-injection-taint"),
         ("# tp-else", "py-open-redirect-taint"),
         ("# tp-unnormalised", "py-path-traversal-taint"),
+        ("# tp-any-pattern", "py-command-injection-taint"),
     ],
 )
 def test_a_look_alike_protection_is_reported(hits: list[ToolHit], marker: str, rule: str) -> None:
@@ -210,7 +228,15 @@ def test_a_look_alike_protection_is_reported(hits: list[ToolHit], marker: str, r
 
 @pytest.mark.parametrize(
     "marker",
-    ["# ok-secure", "# ok-escape", "# ok-shlex", "# ok-host-equal", "# ok-fallback", "# ok-int"],
+    [
+        "# ok-secure",
+        "# ok-escape",
+        "# ok-shlex",
+        "# ok-host-equal",
+        "# ok-fallback",
+        "# ok-int",
+        "# ok-word",
+    ],
 )
 def test_a_protection_of_the_sinks_kind_silences(hits: list[ToolHit], marker: str) -> None:
     """A library sanitiser of the sink's kind, or a check whose failing branch leaves: no taint
