@@ -1,5 +1,6 @@
-"""Tests of the sanitisers and guards shared by the Python semgrep taint rules
-(tools/semgrep/rules/python.yml), run through the real ``SemgrepTool`` and semgrep-core.
+"""Tests of the guards of the Python semgrep taint rules (tools/semgrep/rules/python.yml,
+generated from knowledge/security/python.yml), run through the real ``SemgrepTool`` and
+semgrep-core.
 
 Every guard appears twice in one module (one semgrep-core run): a handler where the flow
 reaches its sink unchecked, which its rule reports, and a twin where the guard vets the value
