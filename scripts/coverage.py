@@ -65,7 +65,8 @@ _METAVARIABLE = re.compile(r"^\$[A-Z_][A-Z0-9_]*$")
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One modelled pattern: its text, the regexes its metavariables must match, and how to
-    read it (a Semgrep pattern, a ``pattern-regex`` over code, or a regex over a call name)."""
+    read it (a Semgrep pattern, a ``pattern-inside`` around a guarded value, a ``pattern-regex``
+    over code, or a regex over a call name)."""
 
     text: str
     regexes: tuple[tuple[str, str], ...] = ()
@@ -147,7 +148,8 @@ def rule_units(rule: Mapping[str, Any]) -> Iterator[tuple[str, Unit]]:
         for key, role in (("pattern-sources", "sources"), ("pattern-sinks", "sinks"),
                           ("pattern-sanitizers", "sanitizers")):  # fmt: skip
             for item in rule.get(key) or []:
-                for positive, unit in _units(item, ()):
+                # a guard is written as the `if` it sits in: its check is in a pattern-inside
+                for positive, unit in _units(item, (), inside=role == "sanitizers"):
                     if positive:
                         yield role, unit
         return
@@ -155,20 +157,25 @@ def rule_units(rule: Mapping[str, Any]) -> Iterator[tuple[str, Unit]]:
         yield ("sinks" if positive else "sanitizers"), unit
 
 
-def _units(node: Any, regexes: tuple[tuple[str, str], ...]) -> Iterator[tuple[bool, Unit]]:
-    """The pattern units under ``node``, each marked positive (``pattern``) or negative
-    (``pattern-not``), with the metavariable regexes of the ``patterns`` blocks around it."""
+def _units(
+    node: Any, regexes: tuple[tuple[str, str], ...], *, inside: bool = False
+) -> Iterator[tuple[bool, Unit]]:
+    """The pattern units under ``node``, each marked positive (``pattern``, and with
+    ``inside`` also ``pattern-inside``) or negative (``pattern-not``), with the metavariable
+    regexes of the ``patterns`` blocks around it."""
     if not isinstance(node, Mapping):
         return
     if isinstance(node.get("pattern"), str):
         yield True, Unit(node["pattern"], regexes)
+    if inside and isinstance(node.get("pattern-inside"), str):
+        yield True, Unit(node["pattern-inside"], regexes, "inside")
     if isinstance(node.get("pattern-regex"), str):
         yield True, Unit(node["pattern-regex"], regexes, "regex")
     for key in ("pattern-not", "pattern-not-inside"):
         if isinstance(node.get(key), str):
             yield False, Unit(node[key], regexes)
     for item in node.get("pattern-either") or []:
-        yield from _units(item, regexes)
+        yield from _units(item, regexes, inside=inside)
     items = node.get("patterns") or []
     inner = regexes + tuple(
         (str(item["metavariable-regex"]["metavariable"]), str(item["metavariable-regex"]["regex"]))
@@ -176,7 +183,7 @@ def _units(node: Any, regexes: tuple[tuple[str, str], ...]) -> Iterator[tuple[bo
         if isinstance(item, Mapping) and isinstance(item.get("metavariable-regex"), Mapping)
     )
     for item in items:
-        yield from _units(item, inner)
+        yield from _units(item, inner, inside=inside)
 
 
 def python_taint_models() -> list[Model]:
@@ -379,7 +386,8 @@ def build_cells(
 
 
 def _figure(cell: Cell, role: str) -> str:
-    modelled = len(cell.models[role])
+    # the `if` shapes a guard is rendered in cover names, but are one guard, not many patterns
+    modelled = len([u for u in cell.models[role] if u.kind != "inside"])
     total = len(cell.reference[role])
     if not total:
         return f"{modelled} · —" if modelled else "—"

@@ -396,7 +396,149 @@ func winRun(line string) error {
 }
 """
 
+LOOKALIKES_GO = """\
+package lookalikes
+
+func fetchScheme(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("url")
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme != "https" {
+		http.Error(w, "https only", 400)
+		return
+	}
+	resp, _ := http.Get(u.String())
+	_ = resp
+}
+
+func fetchParsed(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("url")
+	if _, err := url.Parse(target); err != nil {
+		return
+	}
+	resp, _ := http.Head(target)
+	_ = resp
+}
+
+func fetchPattern(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("url")
+	if !httpURL.MatchString(target) {
+		return
+	}
+	resp, _ := http.Post(target, "text/plain", nil)
+	_ = resp
+}
+
+func fetchIgnored(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("hook")
+	isAllowedURL(target)
+	resp, _ := http.PostForm(target, url.Values{})
+	_ = resp
+}
+
+func fetchLogged(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("feed")
+	if !slices.Contains(allowedFeeds, target) {
+		log.Printf("unknown feed %s", target)
+	}
+	req, _ := http.NewRequest("GET", target, nil)
+	_ = req
+}
+
+func fetchAnd(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("image")
+	if !isAllowedURL(target) && strict {
+		return
+	}
+	resp, _ := client.Get(target)
+	_ = resp
+}
+
+func fetchValidish(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("avatar")
+	if !isValidJSON(target) {
+		return
+	}
+	resp, _ := client.Head(target)
+	_ = resp
+}
+
+func fetchNested(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("doc")
+	if !allowedDocs[target] {
+		if strict {
+			return
+		}
+	}
+	resp, _ := http.Get(target)
+	_ = resp
+}
+
+func fetchHostListed(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("api")
+	u, err := url.Parse(target)
+	if err != nil || !allowedHosts[u.Hostname()] {
+		return
+	}
+	resp, _ := http.Get(u.String())
+	_ = resp
+}
+
+func nextParsed(w http.ResponseWriter, r *http.Request) {
+	to := r.FormValue("next")
+	u, err := url.Parse(to)
+	if err != nil {
+		to = "/"
+	}
+	http.Redirect(w, r, u.String(), http.StatusFound)
+}
+
+func nextScheme(w http.ResponseWriter, r *http.Request) {
+	to := r.FormValue("return")
+	if !strings.HasPrefix(to, "https://") {
+		to = "/"
+	}
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
+func nextNamed(w http.ResponseWriter, r *http.Request) {
+	to := r.FormValue("continue")
+	invalidateCache(to)
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+func sanitizePath(p string) string {
+	return p
+}
+
+func readNamed(w http.ResponseWriter, r *http.Request) {
+	data, _ := os.ReadFile(sanitizePath(r.FormValue("doc")))
+	w.Write(data)
+}
+
+func readIgnored(w http.ResponseWriter, r *http.Request) {
+	name := r.FormValue("file")
+	filepath.IsLocal(name)
+	data, _ := os.ReadFile(filepath.Join("/srv/files", name))
+	w.Write(data)
+}
+
+func readRel(w http.ResponseWriter, r *http.Request) {
+	rel, _ := filepath.Rel("/srv/files", r.FormValue("path"))
+	data, _ := os.ReadFile(filepath.Join("/srv/files", rel))
+	w.Write(data)
+}
+
+func readRoot(w http.ResponseWriter, r *http.Request) {
+	p := filepath.Clean(r.FormValue("p"))
+	if !strings.HasPrefix(p, "/") {
+		return
+	}
+	os.Remove(p)
+}
+"""
+
 SOURCES = {
+    "lookalikes.go": LOOKALIKES_GO,
     "files.go": FILES_GO,
     "untar.go": UNTAR_GO,
     "web.go": WEB_GO,
@@ -516,3 +658,51 @@ def test_guarded_flow_is_not_reported(
     line = _line_containing(file, marker)
     security = [h for h in hits[file] if h.line == line and h.rule != "go-error-handling-discarded"]
     assert security == []
+
+
+@pytest.mark.parametrize(
+    ("marker", "rule", "category"),
+    [
+        # a scheme check, a parse that succeeds, a pattern of unknown strength
+        ("http.Get(u.String())\n\t_ = resp\n}\n\nfunc fetchParsed", "go-ssrf-request-url",
+         Category.SSRF),
+        ("http.Head(target)", "go-ssrf-request-url", Category.SSRF),
+        ('http.Post(target, "text/plain", nil)', "go-ssrf-request-url", Category.SSRF),
+        # a check whose result is ignored, whose failing branch goes on, or `&&`-ed
+        ("http.PostForm(target, url.Values{})", "go-ssrf-request-url", Category.SSRF),
+        ('http.NewRequest("GET", target, nil)', "go-ssrf-request-url", Category.SSRF),
+        ("client.Get(target)", "go-ssrf-request-url", Category.SSRF),
+        ("http.Get(target)", "go-ssrf-request-url", Category.SSRF),
+        # a name that only says valid
+        ("client.Head(target)", "go-ssrf-request-url", Category.SSRF),
+        ("http.Redirect(w, r, u.String(), http.StatusFound)", "go-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
+        ("http.Redirect(w, r, to, http.StatusFound)", "go-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
+        ("http.Redirect(w, r, to, http.StatusSeeOther)", "go-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
+        # a helper named like a sanitiser is not one (its body returns the path unchanged)
+        ('os.ReadFile(sanitizePath(r.FormValue("doc")))', "go-path-traversal-request-path",
+         Category.PATH_TRAVERSAL),
+        ('os.ReadFile(filepath.Join("/srv/files", name))', "go-path-traversal-request-path",
+         Category.PATH_TRAVERSAL),
+        ('os.ReadFile(filepath.Join("/srv/files", rel))', "go-path-traversal-request-path",
+         Category.PATH_TRAVERSAL),
+        ("os.Remove(p)", "go-path-traversal-request-path", Category.PATH_TRAVERSAL),
+    ],
+)  # fmt: skip
+def test_look_alike_guard_does_not_silence(
+    hits: dict[str, list[ToolHit]], marker: str, rule: str, category: Category
+) -> None:
+    """A check that proves nothing about the sink's category, or does not control the path to
+    it, leaves the flow reported (issue 27)."""
+    file = "lookalikes.go"
+    assert_reported(hits[file], _line_containing(file, marker), rule, category)
+
+
+def test_parsed_host_in_an_allow_list_silences(hits: dict[str, list[ToolHit]]) -> None:
+    """The parsed host looked up in an allow-list, as a later operand of `||` whose every failure
+    returns."""
+    marker = "http.Get(u.String())\n\t_ = resp\n}\n\nfunc nextParsed"
+    line = _line_containing("lookalikes.go", marker)
+    assert [h for h in hits["lookalikes.go"] if h.line == line] == []

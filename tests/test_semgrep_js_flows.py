@@ -216,6 +216,9 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
         ("browser.js", '$("#title").html(tab)', "js-xss-dom-source", Category.XSS),
         ("browser.js", "window.location.href = next", "js-open-redirect-dom-source",
          Category.OPEN_REDIRECT),
+        # a "/" prefix lets //evil.example through (issue 27)
+        ("browser.js", "window.location.href = local", "js-open-redirect-dom-source",
+         Category.OPEN_REDIRECT),
         # a same-file helper that returns request data is a source
         ("server.js", "res.redirect(nextOf(req))", "js-open-redirect-request-url",
          Category.OPEN_REDIRECT),
@@ -250,7 +253,6 @@ def _line_containing(file: str, marker: str) -> int:
         ("browser.js", '<a href="${relativePath}/user/'),
         ("browser.js", '"<b>Hello " + escapeHtml(name)'),
         ("browser.js", "DOMPurify.sanitize(tab)"),
-        ("browser.js", "window.location.href = local"),
         ("server.js", "res.redirect(homeOf(req))"),
     ],
 )  # fmt: skip

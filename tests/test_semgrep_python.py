@@ -25,7 +25,9 @@ from urllib.request import urlopen
 
 import requests
 from flask import Flask, Markup, redirect, render_template_string, request, session
+from ldap3.utils.conv import escape_filter_chars
 from lxml import etree
+from markupsafe import escape
 
 app = Flask(__name__)
 
@@ -203,6 +205,8 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> list[ToolHit]:
          Category.PATH_TRAVERSAL),
         ('requests.get(request.args["url"]', "py-ssrf-taint", Category.SSRF),
         ("return redirect(target)", "py-open-redirect-taint", Category.OPEN_REDIRECT),
+        # a helper of the project named like a sanitiser proves nothing by its name (issue 27)
+        ("get_safe_redirect(target)", "py-open-redirect-taint", Category.OPEN_REDIRECT),
         ("<h1>Hello {name}</h1>", "py-xss-taint", Category.XSS),
         ('Markup(request.form["bio"])', "py-xss-taint", Category.XSS),
         ("Employee[@id='{emplid}']", "py-xpath-injection-taint", Category.OTHER),
@@ -240,7 +244,6 @@ def test_rule_hits_its_snippet(
         "shlex.quote(host)",
         "os.path.basename(name)",
         '"https://api.example.com/status"',
-        "get_safe_redirect(target)",
         "{escape(name)}",
         "id=emplid)",
         "escape_filter_chars(who)",

@@ -136,6 +136,9 @@ def hits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[ToolHit]]:
          Category.HARDCODED_SECRET),
         ("server.go", 'c.Redirect(301, u.Path+"/")', "go-open-redirect-request-url",
          Category.OPEN_REDIRECT),
+        # a helper of another file whose name says it sanitises proves nothing (issue 27)
+        ("server.go", "sanitizeURI(u.Path", "go-open-redirect-request-url",
+         Category.OPEN_REDIRECT),
         ("server.go", 'fmt.Sprintf("%s like ?", field)', "go-sql-injection-formatted-query",
          Category.SQL_INJECTION),
     ],
@@ -161,7 +164,6 @@ def test_rule_hits_its_snippet(
         ("server.go", "return template.URL(raw)"),
         ("server.go", '"host", "localhost"'),
         ("server.go", '"api-token", ""'),
-        ("server.go", "sanitizeURI(u.Path"),
         ("server.go", 'session.And("name like ?"'),
     ],
 )

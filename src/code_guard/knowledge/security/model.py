@@ -1,0 +1,187 @@
+"""The security model of one language, validated once where it enters: ``<language>.yml``
+beside this module.
+
+A *kind* is what one taint rule looks for (``sql_injection``, ``xpath_injection``), filed under
+one review category. Sanitisers name the kinds they neutralise and guards the kinds they prove
+safe, directly or through a named group of kinds (``injection``), so a rule takes only the
+protections of its own kind: ``html.escape`` clears a value for HTML and nothing else, and a
+scheme check proves nothing at all. Patterns are Semgrep's, the language the rules run in.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+from pydantic import JsonValue, model_validator
+
+from code_guard.models import Category, Frozen
+
+_HERE = Path(__file__).resolve().parent
+
+# A Semgrep pattern entry (`pattern:`, `patterns:`, `pattern-either:`, ...), kept as written.
+SemgrepEntry = dict[str, JsonValue]
+
+
+class Source(Frozen):
+    """Where request data enters: one entry per framework API, listed once per language."""
+
+    name: str
+    note: str = ""
+    semgrep: SemgrepEntry
+    # the kinds whose rules take this source; empty for every kind
+    kinds: tuple[str, ...] = ()
+
+
+class Propagator(Frozen):
+    """A call that carries taint from one of its values to another (`items.append(x)`)."""
+
+    name: str
+    note: str = ""
+    semgrep: SemgrepEntry
+
+
+class Sanitiser(Frozen):
+    """A call whose result is safe for the kinds it neutralises, whatever went in."""
+
+    name: str
+    note: str = ""
+    neutralises: tuple[str, ...]
+    # dotted names of library functions, matched as calls (Semgrep resolves imports)
+    calls: tuple[str, ...] = ()
+    # other shapes, as Semgrep patterns
+    semgrep: tuple[SemgrepEntry, ...] = ()
+
+    @model_validator(mode="after")
+    def _has_a_shape(self) -> Sanitiser:
+        if not self.calls and not self.semgrep:
+            raise ValueError(f"sanitiser {self.name!r} has neither calls nor semgrep patterns")
+        return self
+
+
+class Where(Frozen):
+    """A constraint on a metavariable of a guard's test: its text matches ``regex``."""
+
+    metavariable: str
+    regex: str
+
+
+class Guard(Frozen):
+    """A check that proves a value safe for some kinds on the paths where it passed.
+
+    ``holds`` is the test when the check passes, with ``$X`` the checked value; ``fails`` are
+    other spellings of its failure (``$X not in $ALLOWED``). The check counts only where it
+    controls the path to the sink: inside an ``if`` whose test is ``holds`` (alone or
+    ``and``-ed), or after an ``if`` whose test is its failure (alone or ``or``-ed) and whose
+    branch ends in one of the model's exits. ``before`` holds statements that come first
+    (``$PARSED = urllib.parse.urlparse($X, ...)``), and ``target`` the expression in them that
+    holds ``$X``. A guard that proves nothing (a scheme test) is listed with empty ``proves``,
+    so that what it is not is written down too.
+    """
+
+    name: str
+    note: str = ""
+    proves: tuple[str, ...]
+    holds: str
+    fails: tuple[str, ...] = ()
+    before: str = ""
+    target: str = ""
+    where: tuple[Where, ...] = ()
+
+    @model_validator(mode="after")
+    def _target_with_before(self) -> Guard:
+        if bool(self.before) != bool(self.target):
+            raise ValueError(f"guard {self.name!r}: `before` and `target` go together")
+        return self
+
+
+class Sink(Frozen):
+    """Where a value of one kind does harm."""
+
+    name: str
+    note: str = ""
+    semgrep: SemgrepEntry
+
+
+class TaintRule(Frozen):
+    """One generated Semgrep taint rule: its id, its kind, and Semgrep's header with the
+    rule's record (``metadata``), which the rule catalogue reads from the generated file."""
+
+    id: str
+    kind: str
+    severity: str
+    message: str
+    metadata: dict[str, JsonValue]
+    options: dict[str, JsonValue] | None = None
+
+
+class SecurityModel(Frozen):
+    """Everything the taint rules of one language know, loaded from ``<language>.yml``."""
+
+    language: str
+    kinds: dict[str, Category]
+    groups: dict[str, tuple[str, ...]]
+    # statements that end a failing branch (`return ...`, `raise ...`)
+    exits: tuple[str, ...]
+    # what a checked value must look like: a name, not a call that could differ next time
+    checked: str
+    sources: tuple[Source, ...]
+    propagators: tuple[Propagator, ...]
+    sanitisers: tuple[Sanitiser, ...]
+    guards: tuple[Guard, ...]
+    sinks: dict[str, tuple[Sink, ...]]
+    rules: tuple[TaintRule, ...]
+
+    @model_validator(mode="after")
+    def _names_are_known(self) -> SecurityModel:
+        for group, members in self.groups.items():
+            if group in self.kinds:
+                raise ValueError(f"group {group!r} has the name of a kind")
+            self._known(members, f"group {group!r}", groups=False)
+        for sanitiser in self.sanitisers:
+            self._known(sanitiser.neutralises, f"sanitiser {sanitiser.name!r}")
+        for guard in self.guards:
+            self._known(guard.proves, f"guard {guard.name!r}")
+        for source in self.sources:
+            self._known(source.kinds, f"source {source.name!r}", groups=False)
+        self._known(self.sinks, "sinks", groups=False)
+        for rule in self.rules:
+            self._known((rule.kind,), f"rule {rule.id!r}", groups=False)
+            if rule.kind not in self.sinks:
+                raise ValueError(f"rule {rule.id!r}: no sinks of kind {rule.kind!r}")
+        return self
+
+    def _known(self, names: Iterable[str], where: str, *, groups: bool = True) -> None:
+        allowed = set(self.kinds) | (set(self.groups) if groups else set())
+        unknown = sorted(set(names) - allowed)
+        if unknown:
+            raise ValueError(f"{where}: unknown kind {', '.join(unknown)}")
+
+    def expand(self, names: Iterable[str]) -> frozenset[str]:
+        """The kinds ``names`` stand for: kinds themselves, and the members of groups."""
+        out: set[str] = set()
+        for name in names:
+            out.update(self.groups.get(name, (name,)))
+        return frozenset(out)
+
+    def sources_for(self, kind: str) -> tuple[Source, ...]:
+        """The sources a rule of ``kind`` starts from."""
+        return tuple(s for s in self.sources if not s.kinds or kind in s.kinds)
+
+    def sanitisers_for(self, kind: str) -> tuple[Sanitiser, ...]:
+        """The sanitisers that neutralise ``kind``."""
+        return tuple(s for s in self.sanitisers if kind in self.expand(s.neutralises))
+
+    def guards_for(self, kind: str) -> tuple[Guard, ...]:
+        """The guards that prove a value safe for ``kind``."""
+        return tuple(g for g in self.guards if kind in self.expand(g.proves))
+
+
+@functools.cache
+def load_model(language: str) -> SecurityModel:
+    """The security model of ``language``, read and validated on first use."""
+    path = _HERE / f"{language}.yml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return SecurityModel.model_validate(data)

@@ -1,0 +1,143 @@
+"""The security model of a language is data, validated where it is loaded: each sanitiser
+neutralises and each guard proves only the kinds it names, and names must be known (issue 27)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.security import SecurityModel, load_model
+from code_guard.models import Category
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+MODEL = load_model("python")
+
+
+def _neutralised_by(call: str) -> frozenset[str]:
+    found = [s for s in MODEL.sanitisers if call in s.calls]
+    assert len(found) == 1, call
+    return MODEL.expand(found[0].neutralises)
+
+
+def _proven_by(guard: str) -> frozenset[str]:
+    (found,) = [g for g in MODEL.guards if g.name == guard]
+    return MODEL.expand(found.proves)
+
+
+def test_the_model_is_loaded_once_and_frozen() -> None:
+    assert load_model("python") is MODEL
+    with pytest.raises(ValidationError):
+        MODEL.language = "go"
+
+
+@pytest.mark.parametrize(
+    ("call", "kinds"),
+    [
+        ("html.escape", {"xss"}),
+        ("markupsafe.escape", {"xss"}),
+        ("shlex.quote", {"command_injection"}),
+        ("os.path.basename", {"path_traversal"}),
+        ("werkzeug.utils.secure_filename", {"path_traversal"}),
+    ],
+)
+def test_a_sanitiser_neutralises_only_its_kinds(call: str, kinds: set[str]) -> None:
+    assert _neutralised_by(call) == kinds
+
+
+def test_a_cast_neutralises_every_injection_but_no_url() -> None:
+    kinds = _neutralised_by("int")
+    assert MODEL.expand(["injection"]) <= kinds
+    assert not kinds & {"ssrf", "open_redirect", "trust_boundary"}
+
+
+def test_percent_encoding_keeps_paths_and_hosts() -> None:
+    """`quote` keeps `.` and `/`: `../` and `//host` pass through it."""
+    kinds = _neutralised_by("urllib.parse.quote")
+    assert "sql_injection" in kinds
+    assert not kinds & {"path_traversal", "open_redirect", "ssrf"}
+
+
+@pytest.mark.parametrize(
+    ("guard", "kinds"),
+    [
+        ("normalised-prefix", {"path_traversal"}),
+        ("common-path", {"path_traversal"}),
+        ("host-allow-list", {"ssrf", "open_redirect"}),
+        ("parsed-host-equals", {"ssrf", "open_redirect"}),
+        ("scheme", set()),
+        ("dot-dot", set()),
+    ],
+)
+def test_a_guard_proves_only_its_kinds(guard: str, kinds: set[str]) -> None:
+    assert _proven_by(guard) == kinds
+
+
+@pytest.mark.parametrize(
+    ("pattern", "proven"),
+    [
+        ('r"[a-f0-9]{32}"', {"word-pattern", "name-pattern"}),
+        ('r"^[\\w-]+$"', {"word-pattern", "name-pattern", "word-pattern-anchored",
+                          "name-pattern-anchored"}),
+        ('r"[a-z0-9.-]+"', {"name-pattern"}),
+        ('r"[^/]+"', set()),  # a negated class lets everything else through
+        ('r".*"', set()),
+        ('r"[\\w/]+"', set()),
+        ('r"[0-z]+"', set()),  # a range from 0 to z holds quotes and brackets
+        ('r"[\\w-]+"', {"word-pattern", "name-pattern"}),  # re.match without `$` checks a prefix
+    ],
+)  # fmt: skip
+def test_a_pattern_guard_reads_the_pattern(pattern: str, proven: set[str]) -> None:
+    """A regex proves a value safe only when its one character class leaves out what the
+    kinds need (quotes, `/`, and for a path `.`), and, with re.match, it is anchored."""
+    guards = [g for g in MODEL.guards if g.name.endswith(("-pattern", "-pattern-anchored"))]
+    assert len(guards) == 4
+    found = {g.name for g in guards if re.match(g.where[0].regex, pattern)}
+    assert found == proven
+
+
+def test_each_source_is_listed_once() -> None:
+    names = [s.name for s in MODEL.sources]
+    shapes = [yaml.safe_dump(s.semgrep) for s in MODEL.sources]
+    assert len(set(names)) == len(names)
+    assert len(set(shapes)) == len(shapes)
+
+
+def test_every_kind_has_a_rule_and_a_category() -> None:
+    assert {r.kind for r in MODEL.rules} == set(MODEL.kinds)
+    for rule in MODEL.rules:
+        info = lookup("semgrep", rule.id)
+        assert info is not None
+        assert info.category is MODEL.kinds[rule.kind]
+
+
+def _data() -> dict[str, object]:
+    data = yaml.safe_load((ROOT / "src/code_guard/knowledge/security/python.yml").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def test_an_unknown_kind_is_refused() -> None:
+    data = _data()
+    sanitisers = data["sanitisers"]
+    assert isinstance(sanitisers, list)
+    sanitisers.append({"name": "x", "neutralises": ["sqli"], "calls": ["f"]})
+    with pytest.raises(ValidationError, match="unknown kind sqli"):
+        SecurityModel.model_validate(data)
+
+
+def test_an_unknown_field_is_refused() -> None:
+    data = _data()
+    data["sanitizers"] = []
+    with pytest.raises(ValidationError):
+        SecurityModel.model_validate(data)
+
+
+def test_categories_are_review_categories() -> None:
+    assert set(MODEL.kinds.values()) <= set(Category)
