@@ -86,6 +86,8 @@ class GitHubStandIn:
             "app/db.py": (FIXTURES / "app_db_head.py.txt").read_text(encoding="utf-8"),
             "docs/notes.md": "# Notes\nSome notes.\n",
         }
+        # The files at the pull request's base commit, served for ``ref=<base sha>``.
+        self.base_contents: dict[str, str] = {}
         self.reviews: list[dict[str, Any]] = []
         # The compare API's answers, by "base...head": (status, changed file names).
         self.comparisons: dict[str, tuple[str, list[str]]] = {}
@@ -100,12 +102,18 @@ class GitHubStandIn:
         self.requests: list[Recorded] = []
         self.invalid: list[str] = []
         self._next_id = 1000
+        self._seconds = 0  # the stand-in's clock: each comment is a second after the last
         server.expect_request(re.compile(r"^/.*")).respond_with_handler(self._handle)
 
     @property
     def head_sha(self) -> str:
         """The pull request's current head commit."""
         return str(self.pr["head"]["sha"])
+
+    @property
+    def base_sha(self) -> str:
+        """The pull request's base commit."""
+        return str(self.pr["base"]["sha"])
 
     def push(self, sha: str, diff: str) -> None:
         """Simulate a new commit on the pull request's branch."""
@@ -114,21 +122,39 @@ class GitHubStandIn:
         self.files = _files_from_diff(diff)
 
     def add_comment_by(
-        self, login: str, association: str, body: str, review: bool, kind: str = "User"
-    ) -> None:
-        """A comment by someone else: a review comment on app/db.py, or an issue comment."""
+        self,
+        login: str,
+        association: str,
+        body: str,
+        review: bool,
+        kind: str = "User",
+        in_reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """A comment by someone else: a review comment on app/db.py (a reply to the review
+        comment ``in_reply_to``, if given), or an issue comment. Returns it."""
+        now = self._now()
         comment: dict[str, Any] = {
             "id": self._new_id(),
             "body": body,
             "user": {"login": login, "id": 1, "type": kind},
             "author_association": association,
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#c{self._next_id}",
+            "created_at": now,
+            "updated_at": now,
         }
         if review:
             comment.update(path="app/db.py", line=10, side="RIGHT", commit_id=self.head_sha)
+            if in_reply_to is not None:
+                comment["in_reply_to_id"] = in_reply_to
             self.review_comments.append(comment)
         else:
             self.issue_comments.append(comment)
+        return comment
+
+    def edit_comment(self, comment: dict[str, Any], body: str) -> None:
+        """Someone edits ``comment``: its body changes and ``updated_at`` moves on."""
+        comment["body"] = body
+        comment["updated_at"] = self._now()
 
     def calls(self, method: str, path_pattern: str) -> list[Recorded]:
         """The recorded requests whose method and path (a regex) match."""
@@ -261,6 +287,8 @@ class GitHubStandIn:
             "user": review["user"],
             "author_association": "NONE",
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#discussion_r{comment_id}",
+            "created_at": (now := self._now()),
+            "updated_at": now,
         }
 
     def _delete_review(self, path: str) -> Response:
@@ -282,6 +310,8 @@ class GitHubStandIn:
             "author_association": "NONE",
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#issuecomment-{comment_id}",
             "url": f"{self.base_url}{REPO_PATH}/issues/comments/{comment_id}",
+            "created_at": (now := self._now()),
+            "updated_at": now,
         }
         self.issue_comments.append(comment)
         return _json(comment, 201)
@@ -290,15 +320,17 @@ class GitHubStandIn:
         comment_id = int(path.rsplit("/", 1)[1])
         for comment in self.issue_comments:
             if comment["id"] == comment_id:
-                comment["body"] = body["body"]
+                self.edit_comment(comment, body["body"])
                 return _json(comment)
         return _json({"message": "Not Found", "status": "404"}, 404)
 
     def _get_contents(self, request: Request) -> Response:
         name = unquote(request.path.split("/contents/", 1)[1])
-        if name not in self.contents or request.args.get("ref") != self.head_sha:
+        ref = request.args.get("ref")
+        files = {self.head_sha: self.contents, self.base_sha: self.base_contents}.get(ref or "")
+        if files is None or name not in files:
             return _json({"message": "Not Found", "status": "404"}, 404)
-        raw = self.contents[name].encode("utf-8")
+        raw = files[name].encode("utf-8")
         return _json(
             {
                 "type": "file",
@@ -343,6 +375,11 @@ class GitHubStandIn:
         pr["url"] = f"{self.base_url}{REPO_PATH}/pulls/{NUMBER}"
         pr["issue_url"] = f"{self.base_url}{REPO_PATH}/issues/{NUMBER}"
         return pr
+
+    def _now(self) -> str:
+        self._seconds += 1
+        minutes, seconds = divmod(self._seconds, 60)
+        return f"2026-11-28T00:{minutes:02d}:{seconds:02d}Z"
 
     def _new_id(self) -> int:
         self._next_id += 1

@@ -165,7 +165,7 @@ def test_checkout_at_the_head_commit_is_read_instead_of_the_api(
     fakes = Fakes(())
     assert run_action(github, workspace, fakes).code == 0
     assert fakes.reviewed[0][1]["app/db.py"] == "local text\n"
-    assert github.calls("GET", "/contents/") == []
+    assert github.calls("GET", "/contents/app/") == []
 
 
 def test_clean_review_still_updates_the_summary_and_posts_no_review(
