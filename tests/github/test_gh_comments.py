@@ -130,7 +130,7 @@ def test_comment_body_shows_everything_and_ends_with_the_fingerprint(
         "**Fix:** Use a parameterised query\\.\n\n"
         "<sub>🟠 high · CWE-89 · [sql injection](https://cwe.mitre.org/data/definitions/89.html)"
         f" · confidence 0.90 · found by bandit · id <code>{finding.fingerprint[:8]}</code></sub>\n"
-        f"<!-- code-guard:fp={finding.fingerprint} -->"
+        f"<!-- code-guard:fp={finding.fingerprint} rule=sql_injection agent=security -->"
     )
     assert fingerprints_in([body, "unrelated"]) == {finding.fingerprint}
 

@@ -90,6 +90,9 @@ class CommentRef:
     html_url: str
     inline: bool  # a review comment (on a line), else a comment on the conversation
     in_reply_to: int | None = None
+    path: str = ""  # a review comment's file
+    # A review comment's line; None once it is outdated (a push changed the lines it was on).
+    line: int | None = None
 
     @property
     def edited(self) -> bool:
@@ -229,18 +232,8 @@ class GitHubClient:
         return sorted((*inline, *issue), key=lambda c: (c.created_at, c.id))
 
     def _pages(self, url: str) -> Iterator[dict[str, Any]]:
-        """Every item of a list operation, following the ``Link: rel="next"`` headers. Read
-        as plain JSON: PyGithub would fetch each comment again to read a field GitHub leaves
-        out (``in_reply_to_id`` of a comment that is not a reply)."""
-        next_url: str | None = url
-        parameters: dict[str, Any] | None = {"per_page": 100}
-        while next_url:
-            headers, data = self._github.requester.requestJsonAndCheck(
-                "GET", next_url, parameters=parameters
-            )
-            yield from (item for item in data if isinstance(item, dict))
-            parameters = None  # the next link carries them
-            next_url = _next_link(str(headers.get("link", "")))
+        """Every item of a list operation on this pull request (``pages``)."""
+        return pages(self._github, url)
 
     def create_review(
         self,
@@ -360,7 +353,25 @@ def _comment_ref(data: dict[str, Any], *, inline: bool) -> CommentRef:
         html_url=str(data.get("html_url") or ""),
         inline=inline,
         in_reply_to=int(reply) if isinstance(reply, int) else None,
+        path=str(data.get("path") or ""),
+        line=line if isinstance(line := data.get("line"), int) else None,
     )
+
+
+def pages(
+    github: Github, url: str, parameters: Mapping[str, Any] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Every item of a list operation, following the ``Link: rel="next"`` headers. Read as
+    plain JSON: PyGithub would fetch each comment again to read a field GitHub leaves out
+    (``in_reply_to_id`` of a comment that is not a reply). Errors are the caller's to wrap
+    (``calling``)."""
+    next_url: str | None = url
+    query: dict[str, Any] | None = {"per_page": 100, **(parameters or {})}
+    while next_url:
+        headers, data = github.requester.requestJsonAndCheck("GET", next_url, parameters=query)
+        yield from (item for item in data if isinstance(item, dict))
+        query = None  # the next link carries them
+        next_url = _next_link(str(headers.get("link", "")))
 
 
 def _next_link(header: str) -> str | None:

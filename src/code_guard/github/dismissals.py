@@ -22,7 +22,7 @@ for that pull request.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from code_guard.diff import Change
@@ -85,7 +85,7 @@ def collect(
     by_fp, problems = _from_file(client, pr.base_sha, findings, today)
     ignored = _in_diff(change)
     from_comments: set[str] = set()
-    judge = _Judge(client, pr, findings, dismiss_by)
+    judge = Judge(client, pr, {f.fingerprint for f in findings}, dismiss_by)
     try:
         comments = client.comments()
     except GitHubError as exc:
@@ -138,19 +138,20 @@ def _from_file(
 Judged = tuple[tuple[str, ...], Dismissal] | str
 
 
-class _Judge:
-    """Decides, comment by comment, which commands count."""
+class Judge:
+    """Decides, comment by comment, which commands count, for the findings whose
+    fingerprints it is given (those of this review, or those a past review posted)."""
 
     def __init__(
         self,
         client: GitHubClient,
         pr: PullRequestInfo,
-        findings: Sequence[Finding],
+        fingerprints: Set[str],
         dismiss_by: DismissBy,
     ) -> None:
         self._client = client
         self._pr = pr
-        self._fps = {f.fingerprint for f in findings}
+        self._fps = fingerprints
         self._dismiss_by = dismiss_by
         self._ours: dict[int, str] = {}
         self._bot = bot_login()
@@ -207,6 +208,7 @@ class _Judge:
             at=comment.created_at,
             source=comment.html_url,
         )
+        candidates: Set[str]
         if comment.in_reply_to is not None and comment.in_reply_to in self._ours:
             candidates = fingerprints_in([self._ours[comment.in_reply_to]])
         elif command.target is None and comment.in_reply_to is not None:
