@@ -96,6 +96,10 @@ class GitHubStandIn:
         # The collaborator permission API's answers, by login ("admin", "write", "read",
         # "none"); a login not listed is not a collaborator: 404.
         self.permissions: dict[str, str] = {}
+        # Other pull requests of the repository, for the feedback report: the list the pulls
+        # API answers (newest update first, as asked), and each one's comments.
+        self.pull_list: list[dict[str, Any]] = []
+        self.history: dict[int, dict[str, list[dict[str, Any]]]] = {}
         self.read_only = False
         self.rejects: Callable[[dict[str, Any]], bool] = lambda comment: False
         self.faults: list[Fault] = []
@@ -156,6 +160,56 @@ class GitHubStandIn:
         comment["body"] = body
         comment["updated_at"] = self._now()
 
+    def seed_pull(self, number: int, author: str, updated_at: str) -> None:
+        """Another pull request, last updated at ``updated_at``; the list stays sorted."""
+        sha = f"{number:040x}"
+        self.pull_list.append(
+            {
+                "number": number,
+                "title": f"Change {number}",
+                "state": "closed",
+                "draft": False,
+                "user": {"login": author, "id": 1, "type": "User"},
+                "head": {"sha": sha, "ref": f"topic-{number}"},
+                "base": {"sha": "b" * 40, "ref": "main"},
+                "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{number}",
+                "updated_at": updated_at,
+            }
+        )
+        self.pull_list.sort(key=lambda pr: str(pr["updated_at"]), reverse=True)
+        self.history[number] = {"review": [], "issue": []}
+
+    def seed_comment(
+        self,
+        number: int,
+        login: str,
+        body: str,
+        *,
+        association: str = "NONE",
+        inline: bool = True,
+        line: int | None = 10,
+        path: str = "app/db.py",
+        in_reply_to: int | None = None,
+    ) -> int:
+        """A comment on pull request ``number`` (seeded with ``seed_pull``); its id.
+        ``line=None`` is an outdated review comment."""
+        now = self._now()
+        comment: dict[str, Any] = {
+            "id": self._new_id(),
+            "body": body,
+            "user": {"login": login, "id": 1, "type": "Bot" if "[bot]" in login else "User"},
+            "author_association": association,
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{number}#c{self._next_id}",
+            "created_at": now,
+            "updated_at": now,
+        }
+        if inline:
+            comment.update(path=path, line=line, side="RIGHT", original_line=line or 3)
+            if in_reply_to is not None:
+                comment["in_reply_to_id"] = in_reply_to
+        self.history[number]["review" if inline else "issue"].append(comment)
+        return int(comment["id"])
+
     def calls(self, method: str, path_pattern: str) -> list[Recorded]:
         """The recorded requests whose method and path (a regex) match."""
         return [r for r in self.requests if r.method == method and re.search(path_pattern, r.path)]
@@ -207,6 +261,17 @@ class GitHubStandIn:
                 lambda: self._edit_issue_comment(path, body),
             ),
             ("GET", rf"^{REPO_PATH}/contents/.+$", lambda: self._get_contents(request)),
+            ("GET", rf"^{REPO_PATH}/pulls$", lambda: self._page(request, self.pull_list)),
+            (
+                "GET",
+                rf"^{REPO_PATH}/pulls/\d+/comments$",
+                lambda: self._page(request, self._seeded(path, "review")),
+            ),
+            (
+                "GET",
+                rf"^{REPO_PATH}/issues/\d+/comments$",
+                lambda: self._page(request, self._seeded(path, "issue")),
+            ),
             ("GET", rf"^{REPO_PATH}/compare/.+$", lambda: self._compare(path)),
             (
                 "GET",
@@ -218,6 +283,10 @@ class GitHubStandIn:
             if verb == method and re.match(pattern, path):
                 return answer()
         return _json({"message": "Not Found", "status": "404"}, 404)
+
+    def _seeded(self, path: str, kind: str) -> list[dict[str, Any]]:
+        number = int(path.split("/")[5])
+        return self.history.get(number, {}).get(kind, [])
 
     def _get_pr(self, request: Request) -> Response:
         if request.headers.get("Accept") != "application/vnd.github.v3.diff":

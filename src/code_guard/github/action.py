@@ -20,7 +20,7 @@ from typing import TextIO
 from code_guard.diff import parse_diff
 from code_guard.dismissals import apply_dismissals
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
-from code_guard.github import eval_mode
+from code_guard.github import eval_mode, feedback_mode
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import MAX_BODY
 from code_guard.github.dismissals import Dismissals, collect
@@ -90,6 +90,8 @@ def _run(env: Mapping[str, str], services: Services, out: TextIO) -> int:
     inputs = read_inputs(env)
     if inputs.mode == "eval":
         return eval_mode.run(inputs, runner, services, out)
+    if inputs.mode == "feedback":
+        return feedback_mode.run(inputs, runner, out, services.now())
     target = load_event(runner.event_name, runner.event_path)
     if isinstance(target, Skip):
         print(command("notice", f"Ninja Code Guard skipped: {target.reason}"), file=out)
@@ -143,7 +145,8 @@ def _review(
     )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
     # A trusted person's reasoned decision, judged afresh on every run; the findings stay.
-    dismissals = collect(client, pr, change, review.findings, gate.dismiss_by, services.today())
+    today = services.now().date()
+    dismissals = collect(client, pr, change, review.findings, gate.dismiss_by, today)
     review = apply_dismissals(
         review, dismissals.by_fingerprint, gate.fail_on, count_disputed=gate.count_disputed
     )

@@ -49,8 +49,8 @@ class Services:
     run_eval: Callable[..., EvalOutcome]
     # The markdown report with locations linked under a blob URL (``.../blob/<sha>``).
     render_linked: Callable[[Review, str], str] | None = None
-    # The clock: today's date in UTC, for the expiry of the dismissals file's entries.
-    today: Callable[[], dt.date] = lambda: dt.datetime.now(dt.UTC).date()
+    # The clock, in UTC: for the dismissals file's expiry dates and the feedback period.
+    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
 
 def default_services(retry: RetrySettings | None = None) -> Services:
