@@ -135,6 +135,7 @@ def test_review_publishes_writes_outputs_and_fails_on_high(
         "review-url": review["html_url"],
         "outcome": "reviewed",
         "files-not-reviewed": "0",
+        "dismissed": "0",
     }
     assert (workspace / "code-guard.sarif").read_text(encoding="utf-8") == '{"version": "2.1.0"}'
     assert "## Report: request_changes, 2 findings" in run.summary

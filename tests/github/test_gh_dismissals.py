@@ -83,6 +83,7 @@ def test_a_writer_who_is_not_the_author_dismisses_and_the_gate_passes(
     run = run_action(github, workspace, fakes)
     assert run.code == 0
     assert "findings at or above" not in run.stdout
+    assert (run.outputs["findings"], run.outputs["dismissed"]) == ("1", "1")
     text = summary(github)
     assert "Dismissed (1)" in text
     assert "dismissed as false-positive by alice on 2026-11-28" in text
@@ -317,3 +318,12 @@ def test_an_edited_bot_comment_neither_commands_nor_names_a_finding(
     assert "Dismissed (" not in text
     assert "in this action's own comment: commands count only in people's comments" in text
     assert "replies to a comment that is not this action's own (unedited) comment" in text
+
+
+def test_a_bad_dismiss_by_input_fails_the_step_with_one_line(
+    github: GitHubStandIn, workspace: Path, high: Finding
+) -> None:
+    run = run_action(github, workspace, Fakes((high,)), dismiss_by="everyone")
+    assert run.code == 2
+    assert run.stdout.startswith("::error::invalid dismiss-by: Input should be 'others'")
+    assert run.stdout.count("\n") == 1

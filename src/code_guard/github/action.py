@@ -286,6 +286,7 @@ def _report(
             "review-url": url,
             "outcome": review.outcome.value,
             "files-not-reviewed": str(len(review.files_not_reviewed)),
+            "dismissed": str(sum(f.dismissal is not None for f in review.findings)),
         },
     )
 
