@@ -108,7 +108,7 @@ def test_the_authors_and_a_readers_dismissals_are_ignored_and_listed(
     assert run.code == 1
     text = summary(github)
     assert "Dismissed (" not in text
-    assert "Dismissal commands not applied (3)" in text
+    assert "Dismissals not applied (3)" in text
     assert "the pull request's author cannot dismiss its findings (dismiss-by: others)" in text
     assert "reader (comment): has read permission; dismissing needs" in text
     assert "not a collaborator of the repository" in text
@@ -251,7 +251,7 @@ def test_a_bad_command_is_one_line_and_changes_nothing(
     run = run_action(github, workspace, fakes)
     assert run.code == 1
     text = summary(github)
-    assert "Dismissal commands not applied (1)" in text
+    assert "Dismissals not applied (1)" in text
     assert line in text
     assert len(github.visible_reviews()) == 1
 
@@ -327,3 +327,17 @@ def test_a_bad_dismiss_by_input_fails_the_step_with_one_line(
     assert run.code == 2
     assert run.stdout.startswith("::error::invalid dismiss-by: Input should be 'others'")
     assert run.stdout.count("\n") == 1
+
+
+def test_the_ignored_list_stays_bounded(
+    github: GitHubStandIn, workspace: Path, high: Finding
+) -> None:
+    fakes = Fakes((high,))
+    first_run(github, workspace, fakes)
+    spam = "\n".join(f"/code-guard dismiss {high.fingerprint[:8]} wont-fix {n}" for n in range(35))
+    github.add_comment_by("stranger", "NONE", spam, review=False)
+    assert run_action(github, workspace, fakes).code == 1
+    text = summary(github)
+    assert "Dismissals not applied (35)" in text
+    assert text.count("not a collaborator of the repository") == 30
+    assert "…and 5 more" in text

@@ -187,6 +187,8 @@ class Judge:
 
     def _refusal(self, comment: CommentRef) -> str | None:
         """Why nothing ``comment`` says can dismiss, or None when its author may."""
+        if not comment.login:
+            return "the comment's author is unknown (a deleted account?)"
         if comment.edited:
             return "the comment was edited after it was posted; post the command as a new comment"
         if comment.login == self._pr.author and not self._dismiss_by.author_may:
@@ -205,8 +207,8 @@ class Judge:
             kind=command.kind,
             reason=command.reason,
             by=comment.login,
-            at=comment.created_at,
-            source=comment.html_url,
+            at=comment.created_at[:40],
+            source=comment.html_url[:500],
         )
         candidates: Set[str]
         if comment.in_reply_to is not None and comment.in_reply_to in self._ours:

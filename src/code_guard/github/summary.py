@@ -113,6 +113,8 @@ def _publication_lines(result: PublishResult | None, problem: str | None) -> lis
     return lines
 
 
+# Ignored commands listed one by one; anyone may comment, so the list must stay bounded.
+IGNORED_LISTED = 30
 HOW_TO_DISMISS = (
     "<sub>To dismiss a finding, someone with write access other than the author replies "
     "`/code-guard dismiss false-positive|accepted-risk|wont-fix <reason>` to its inline "
@@ -148,7 +150,10 @@ def dismissals_section(dismissals: Dismissals, review: Review) -> str:
             "(a pull request's own additions count once it is merged):\n\n"
             f"{fence}yaml\n{text}{fence}\n\n</details>"
         )
-    notes = [f"- {_ignored_line(i.who, i.where, i.why)}" for i in dismissals.ignored]
+    shown = dismissals.ignored[:IGNORED_LISTED]
+    notes = [f"- {_ignored_line(i.who, i.where, i.why)}" for i in shown]
+    if len(dismissals.ignored) > len(shown):
+        notes.append(f"- …and {len(dismissals.ignored) - len(shown)} more")
     notes += [f"- {plain_line(p)}" for p in dismissals.problems]
     if dismissals.pr_edits_file:
         notes.append(
@@ -156,7 +161,8 @@ def dismissals_section(dismissals: Dismissals, review: Review) -> str:
             "copy counts, so its changes apply once it is merged"
         )
     if notes:
-        head = f"#### Dismissal commands not applied ({len(notes)})"
+        count = len(dismissals.ignored) + len(dismissals.problems) + dismissals.pr_edits_file
+        head = f"#### Dismissals not applied ({count})"
         parts.append(head + "\n\n" + "\n".join(notes))
     if any(f.dismissal is None for f in review.findings):
         parts.append(HOW_TO_DISMISS)
