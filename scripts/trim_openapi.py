@@ -32,6 +32,7 @@ OUTPUT = ROOT / "tests" / "github" / "fixtures" / "openapi-subset.json"
 
 # (path, method) of every REST operation the action calls; keep in step with client.py.
 OPERATIONS: tuple[tuple[str, str], ...] = (
+    ("/repos/{owner}/{repo}/pulls", "get"),
     ("/repos/{owner}/{repo}/pulls/{pull_number}", "get"),
     ("/repos/{owner}/{repo}/pulls/{pull_number}/files", "get"),
     ("/repos/{owner}/{repo}/pulls/{pull_number}/comments", "get"),

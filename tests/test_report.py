@@ -9,12 +9,15 @@ from typing import Any
 import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
 
+from code_guard.dismissals import apply_dismissals
 from code_guard.knowledge.explanations import explain
 from code_guard.models import (
     AgentName,
     AgentState,
     AgentStatus,
     Category,
+    Dismissal,
+    DismissalKind,
     Finding,
     Review,
     Severity,
@@ -197,7 +200,8 @@ def test_markdown_of_a_review_with_findings() -> None:
         "\n"
         "<sub>🟠 high · CWE-89 · [bandit B608](https://bandit.readthedocs.io/en/latest/"
         "plugins/b608_hardcoded_sql_expressions.html) "
-        "· confidence 0.85 · found by bandit\\:B608, model</sub>\n"
+        "· confidence 0.85 · found by bandit\\:B608, model · "
+        f"id <code>{SQL.fingerprint[:8]}</code></sub>\n"
         "\n"
         "---\n"
         "\n"
@@ -210,7 +214,7 @@ def test_markdown_of_a_review_with_findings() -> None:
         "\n"
         "<sub>🔵 low · CWE-1164 · [ruff "
         "F401](https://docs.astral.sh/ruff/rules/unused-import/) · confidence 0.80 · "
-        "found by ruff\\:F401</sub>\n"
+        f"found by ruff\\:F401 · id <code>{UNUSED.fingerprint[:8]}</code></sub>\n"
         "\n"
         "</details>\n"
         "\n"
@@ -513,3 +517,53 @@ def test_sarif_lists_silenced_candidates_as_accepted_suppressions(
     ]  # fmt: skip
     # never a finding's fingerprint key: a silenced result cannot close a finding's alert
     assert all(list(r["partialFingerprints"]) == ["codeGuardSilenced/v1"] for r in results)
+
+
+# --- dismissed findings -----------------------------------------------------------------
+
+DISMISSAL = Dismissal(
+    kind=DismissalKind.ACCEPTED_RISK,
+    reason="internal tool; names come from an enum",
+    by="alice",
+    at="2026-11-28T00:00:05Z",
+    source="https://github.com/o/r/pull/7#discussion_r1",
+)
+DISMISSED = apply_dismissals(REVIEW, {SQL.fingerprint: DISMISSAL}, Severity.HIGH)
+
+
+def test_a_dismissed_finding_stays_and_no_longer_gates() -> None:
+    assert [f.dismissal for f in DISMISSED.findings] == [DISMISSAL, None]
+    assert DISMISSED.at_or_above(Severity.LOW) == (DISMISSED.findings[1],)
+    assert (REVIEW.verdict, DISMISSED.verdict) == (Verdict.REQUEST_CHANGES, Verdict.COMMENT)
+    assert DISMISSED.health_score > REVIEW.health_score
+    # Judged afresh each time: a dismissal not given again is dropped.
+    assert apply_dismissals(DISMISSED, {}, Severity.HIGH).findings == REVIEW.findings
+
+
+def test_text_markdown_and_json_mark_the_dismissal() -> None:
+    assert (
+        "    dismissed as accepted-risk by alice on 2026-11-28: internal tool; names come "
+        "from an enum\n" in render_text(DISMISSED)
+    )
+    assert (
+        " 🚫 *dismissed as accepted-risk by alice on 2026-11-28:* internal tool; names come "
+        "from an enum" in render_markdown(DISMISSED)
+    )
+    sql = json.loads(render_json(DISMISSED))["findings"][0]
+    assert sql["dismissal"] == DISMISSAL.model_dump(mode="json")
+    assert Review.model_validate_json(render_json(DISMISSED)).findings[0].dismissal == DISMISSAL
+
+
+def test_sarif_suppresses_a_dismissed_finding(sarif_validator: Draft4Validator) -> None:
+    sql, unused = sarif(DISMISSED, sarif_validator)["runs"][0]["results"]
+    assert sql["suppressions"] == [
+        {
+            "kind": "external",
+            "status": "accepted",
+            "justification": "accepted-risk (dismissed by alice): internal tool; names come "
+            "from an enum",
+        }
+    ]
+    assert sql["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
+    assert sql["properties"]["dismissal"]["source"] == DISMISSAL.source
+    assert "suppressions" not in unused

@@ -1,4 +1,4 @@
-"""The command line: ``code-guard review`` and ``code-guard eval``.
+"""The command line: ``code-guard review``, ``code-guard eval`` and ``code-guard feedback``.
 
 This is the one place that talks to the user about errors: every ``CodeGuardError`` becomes one
 line on stderr and exit code 2; no traceback reaches the user.
@@ -86,7 +86,17 @@ def _build_parser() -> argparse.ArgumentParser:
     review.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_model_arguments(review)
     _add_eval_commands(commands)
+    _add_feedback_command(commands)
     return parser
+
+
+def _add_feedback_command(commands: Any) -> None:
+    from code_guard.github.feedback_command import add_feedback_arguments
+
+    feedback = commands.add_parser(
+        "feedback", help="the reviewer's precision on a repository, from its dismissals"
+    )
+    add_feedback_arguments(feedback)
 
 
 def _add_eval_commands(commands: Any) -> None:
@@ -213,6 +223,13 @@ def _check_writable(path: Path) -> None:
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "review":
         return _review(args)
+    if args.command == "feedback":
+        import datetime as dt
+
+        from code_guard.github.feedback_command import run_feedback_command
+
+        now = dt.datetime.now(dt.UTC)
+        return run_feedback_command(args, os.environ, sys.stdout, now)
     from code_guard.evaluation.command import run_eval_command
 
     return run_eval_command(args)

@@ -140,6 +140,25 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
+class DismissalKind(StrEnum):
+    """Why a trusted person dismissed a finding."""
+
+    FALSE_POSITIVE = "false-positive"  # the finding is wrong
+    ACCEPTED_RISK = "accepted-risk"  # the finding is right, and the risk is accepted
+    WONT_FIX = "wont-fix"  # the finding is right, and will not be fixed
+
+
+class Dismissal(Frozen):
+    """A trusted person's reasoned decision that a finding no longer gates: who, when, what
+    kind, why, and where it was made (a pull request comment, or the base branch's file)."""
+
+    kind: DismissalKind
+    reason: str = Field(min_length=1, max_length=REASON_CHARS)
+    by: str = Field(min_length=1, max_length=100)
+    at: str = Field(default="", max_length=40)  # ISO 8601, as GitHub gives it; "" when unknown
+    source: str = Field(default="", max_length=500)  # the comment's URL, or the file's name
+
+
 class Finding(Frozen):
     """One issue on one range of lines of the new version of a file."""
 
@@ -177,6 +196,9 @@ class Finding(Frozen):
     # Set when the finding is about a protection the change removed: the removed line that
     # held it, quoted beside the added line when the model is asked about the finding.
     removed_line: str | None = Field(default=None, max_length=500)
+    # Set when a trusted person dismissed the finding (``dismissals``): it is still reported,
+    # marked, and no longer counts for the gate or the verdict.
+    dismissal: Dismissal | None = None
 
     @model_validator(mode="after")
     def _derive(self) -> Finding:
@@ -402,10 +424,12 @@ def at_or_above(
     findings: Sequence[Finding], threshold: Severity, *, count_disputed: bool = True
 ) -> tuple[Finding, ...]:
     """The findings a gate at ``threshold`` fails on: those of that severity or worse, with
-    the ones the model disputed unless ``count_disputed`` is false. The one rule that both
-    ``fail-on`` and the verdict (``synthesizer.verdict``) apply."""
+    the ones the model disputed unless ``count_disputed`` is false, and never a dismissed one.
+    The one rule that both ``fail-on`` and the verdict (``synthesizer.verdict``) apply."""
     return tuple(
         f
         for f in findings
-        if f.severity.rank >= threshold.rank and (count_disputed or f.disputed is None)
+        if f.severity.rank >= threshold.rank
+        and (count_disputed or f.disputed is None)
+        and f.dismissal is None
     )

@@ -24,6 +24,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
+from code_guard.dismissals import DismissBy
 from code_guard.errors import ConfigError
 from code_guard.models import AgentName, Frozen, Severity
 from code_guard.sanitize import redact
@@ -158,6 +159,17 @@ class GateOptions(Frozen):
         pattern=r"^(fail|warn)$",
         description="fail: a partial or failed review fails the run; warn: it only says so",
     )
+    dismiss_by: DismissBy = Field(
+        default=DismissBy.OTHERS,
+        description="who may dismiss a finding in the pull request: others (write, maintain "
+        "or admin, not the pull request's author), writers (the author too), maintainers "
+        "(maintain or admin, not the author)",
+    )
+
+    @field_validator("dismiss_by", mode="before")
+    @classmethod
+    def _parse_dismiss_by(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("fail_on", mode="before")
     @classmethod
@@ -222,6 +234,7 @@ FLAT_KEYS: dict[str, tuple[str, str]] = {
     "time_budget": ("analysis", "time_budget"),
     "on_error": ("gate", "on_error"),
     "show_silenced": ("analysis", "show_silenced"),
+    "dismiss_by": ("gate", "dismiss_by"),
 }
 _FLAT_NAME = {place: key for key, place in FLAT_KEYS.items()}
 _FLAT_ORDER = {key: index for index, key in enumerate(FLAT_KEYS)}

@@ -86,6 +86,8 @@ class GitHubStandIn:
             "app/db.py": (FIXTURES / "app_db_head.py.txt").read_text(encoding="utf-8"),
             "docs/notes.md": "# Notes\nSome notes.\n",
         }
+        # The files at the pull request's base commit, served for ``ref=<base sha>``.
+        self.base_contents: dict[str, str] = {}
         self.reviews: list[dict[str, Any]] = []
         # The compare API's answers, by "base...head": (status, changed file names).
         self.comparisons: dict[str, tuple[str, list[str]]] = {}
@@ -94,18 +96,28 @@ class GitHubStandIn:
         # The collaborator permission API's answers, by login ("admin", "write", "read",
         # "none"); a login not listed is not a collaborator: 404.
         self.permissions: dict[str, str] = {}
+        # Other pull requests of the repository, for the feedback report: the list the pulls
+        # API answers (newest update first, as asked), and each one's comments.
+        self.pull_list: list[dict[str, Any]] = []
+        self.history: dict[int, dict[str, list[dict[str, Any]]]] = {}
         self.read_only = False
         self.rejects: Callable[[dict[str, Any]], bool] = lambda comment: False
         self.faults: list[Fault] = []
         self.requests: list[Recorded] = []
         self.invalid: list[str] = []
         self._next_id = 1000
+        self._seconds = 0  # the stand-in's clock: each comment is a second after the last
         server.expect_request(re.compile(r"^/.*")).respond_with_handler(self._handle)
 
     @property
     def head_sha(self) -> str:
         """The pull request's current head commit."""
         return str(self.pr["head"]["sha"])
+
+    @property
+    def base_sha(self) -> str:
+        """The pull request's base commit."""
+        return str(self.pr["base"]["sha"])
 
     def push(self, sha: str, diff: str) -> None:
         """Simulate a new commit on the pull request's branch."""
@@ -114,21 +126,89 @@ class GitHubStandIn:
         self.files = _files_from_diff(diff)
 
     def add_comment_by(
-        self, login: str, association: str, body: str, review: bool, kind: str = "User"
-    ) -> None:
-        """A comment by someone else: a review comment on app/db.py, or an issue comment."""
+        self,
+        login: str,
+        association: str,
+        body: str,
+        review: bool,
+        kind: str = "User",
+        in_reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """A comment by someone else: a review comment on app/db.py (a reply to the review
+        comment ``in_reply_to``, if given), or an issue comment. Returns it."""
+        now = self._now()
         comment: dict[str, Any] = {
             "id": self._new_id(),
             "body": body,
             "user": {"login": login, "id": 1, "type": kind},
             "author_association": association,
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#c{self._next_id}",
+            "created_at": now,
+            "updated_at": now,
         }
         if review:
             comment.update(path="app/db.py", line=10, side="RIGHT", commit_id=self.head_sha)
+            if in_reply_to is not None:
+                comment["in_reply_to_id"] = in_reply_to
             self.review_comments.append(comment)
         else:
             self.issue_comments.append(comment)
+        return comment
+
+    def edit_comment(self, comment: dict[str, Any], body: str) -> None:
+        """Someone edits ``comment``: its body changes and ``updated_at`` moves on."""
+        comment["body"] = body
+        comment["updated_at"] = self._now()
+
+    def seed_pull(self, number: int, author: str, updated_at: str) -> None:
+        """Another pull request, last updated at ``updated_at``; the list stays sorted."""
+        sha = f"{number:040x}"
+        self.pull_list.append(
+            {
+                "number": number,
+                "title": f"Change {number}",
+                "state": "closed",
+                "draft": False,
+                "user": {"login": author, "id": 1, "type": "User"},
+                "head": {"sha": sha, "ref": f"topic-{number}"},
+                "base": {"sha": "b" * 40, "ref": "main"},
+                "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{number}",
+                "updated_at": updated_at,
+            }
+        )
+        self.pull_list.sort(key=lambda pr: str(pr["updated_at"]), reverse=True)
+        self.history[number] = {"review": [], "issue": []}
+
+    def seed_comment(
+        self,
+        number: int,
+        login: str,
+        body: str,
+        *,
+        association: str = "NONE",
+        inline: bool = True,
+        line: int | None = 10,
+        path: str = "app/db.py",
+        in_reply_to: int | None = None,
+    ) -> int:
+        """A comment on pull request ``number`` (seeded with ``seed_pull``); its id.
+        ``line=None`` is an outdated review comment."""
+        now = self._now()
+        comment: dict[str, Any] = {
+            "id": self._new_id(),
+            "body": body,
+            "user": {"login": login, "id": 1, "type": "Bot" if "[bot]" in login else "User"},
+            "author_association": association,
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{number}#c{self._next_id}",
+            "created_at": now,
+            "updated_at": now,
+        }
+        if inline:
+            comment.update(path=path, line=line, side="RIGHT", original_line=line or 3)
+            if in_reply_to is not None:
+                comment["in_reply_to_id"] = in_reply_to
+        self.history[number]["review" if inline else "issue"].append(comment)
+        return int(comment["id"])
 
     def calls(self, method: str, path_pattern: str) -> list[Recorded]:
         """The recorded requests whose method and path (a regex) match."""
@@ -181,6 +261,17 @@ class GitHubStandIn:
                 lambda: self._edit_issue_comment(path, body),
             ),
             ("GET", rf"^{REPO_PATH}/contents/.+$", lambda: self._get_contents(request)),
+            ("GET", rf"^{REPO_PATH}/pulls$", lambda: self._page(request, self.pull_list)),
+            (
+                "GET",
+                rf"^{REPO_PATH}/pulls/\d+/comments$",
+                lambda: self._page(request, self._seeded(path, "review")),
+            ),
+            (
+                "GET",
+                rf"^{REPO_PATH}/issues/\d+/comments$",
+                lambda: self._page(request, self._seeded(path, "issue")),
+            ),
             ("GET", rf"^{REPO_PATH}/compare/.+$", lambda: self._compare(path)),
             (
                 "GET",
@@ -192,6 +283,10 @@ class GitHubStandIn:
             if verb == method and re.match(pattern, path):
                 return answer()
         return _json({"message": "Not Found", "status": "404"}, 404)
+
+    def _seeded(self, path: str, kind: str) -> list[dict[str, Any]]:
+        number = int(path.split("/")[5])
+        return self.history.get(number, {}).get(kind, [])
 
     def _get_pr(self, request: Request) -> Response:
         if request.headers.get("Accept") != "application/vnd.github.v3.diff":
@@ -261,6 +356,8 @@ class GitHubStandIn:
             "user": review["user"],
             "author_association": "NONE",
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#discussion_r{comment_id}",
+            "created_at": (now := self._now()),
+            "updated_at": now,
         }
 
     def _delete_review(self, path: str) -> Response:
@@ -282,6 +379,8 @@ class GitHubStandIn:
             "author_association": "NONE",
             "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}#issuecomment-{comment_id}",
             "url": f"{self.base_url}{REPO_PATH}/issues/comments/{comment_id}",
+            "created_at": (now := self._now()),
+            "updated_at": now,
         }
         self.issue_comments.append(comment)
         return _json(comment, 201)
@@ -290,15 +389,17 @@ class GitHubStandIn:
         comment_id = int(path.rsplit("/", 1)[1])
         for comment in self.issue_comments:
             if comment["id"] == comment_id:
-                comment["body"] = body["body"]
+                self.edit_comment(comment, body["body"])
                 return _json(comment)
         return _json({"message": "Not Found", "status": "404"}, 404)
 
     def _get_contents(self, request: Request) -> Response:
         name = unquote(request.path.split("/contents/", 1)[1])
-        if name not in self.contents or request.args.get("ref") != self.head_sha:
+        ref = request.args.get("ref")
+        files = {self.head_sha: self.contents, self.base_sha: self.base_contents}.get(ref or "")
+        if files is None or name not in files:
             return _json({"message": "Not Found", "status": "404"}, 404)
-        raw = self.contents[name].encode("utf-8")
+        raw = files[name].encode("utf-8")
         return _json(
             {
                 "type": "file",
@@ -343,6 +444,11 @@ class GitHubStandIn:
         pr["url"] = f"{self.base_url}{REPO_PATH}/pulls/{NUMBER}"
         pr["issue_url"] = f"{self.base_url}{REPO_PATH}/issues/{NUMBER}"
         return pr
+
+    def _now(self) -> str:
+        self._seconds += 1
+        minutes, seconds = divmod(self._seconds, 60)
+        return f"2026-11-28T00:{minutes:02d}:{seconds:02d}Z"
 
     def _new_id(self) -> int:
         self._next_id += 1

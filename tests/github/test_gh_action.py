@@ -135,6 +135,7 @@ def test_review_publishes_writes_outputs_and_fails_on_high(
         "review-url": review["html_url"],
         "outcome": "reviewed",
         "files-not-reviewed": "0",
+        "dismissed": "0",
     }
     assert (workspace / "code-guard.sarif").read_text(encoding="utf-8") == '{"version": "2.1.0"}'
     assert "## Report: request_changes, 2 findings" in run.summary
@@ -165,7 +166,7 @@ def test_checkout_at_the_head_commit_is_read_instead_of_the_api(
     fakes = Fakes(())
     assert run_action(github, workspace, fakes).code == 0
     assert fakes.reviewed[0][1]["app/db.py"] == "local text\n"
-    assert github.calls("GET", "/contents/") == []
+    assert github.calls("GET", "/contents/app/") == []
 
 
 def test_clean_review_still_updates_the_summary_and_posts_no_review(

@@ -129,8 +129,8 @@ def test_comment_body_shows_everything_and_ends_with_the_fingerprint(
         "any row the database user can reach.\n\n"
         "**Fix:** Use a parameterised query\\.\n\n"
         "<sub>🟠 high · CWE-89 · [sql injection](https://cwe.mitre.org/data/definitions/89.html)"
-        " · confidence 0.90 · found by bandit</sub>\n"
-        f"<!-- code-guard:fp={finding.fingerprint} -->"
+        f" · confidence 0.90 · found by bandit · id <code>{finding.fingerprint[:8]}</code></sub>\n"
+        f"<!-- code-guard:fp={finding.fingerprint} rule=sql_injection agent=security -->"
     )
     assert fingerprints_in([body, "unrelated"]) == {finding.fingerprint}
 

@@ -70,7 +70,7 @@ def test_entrypoint_reviews_the_pull_request(github: GitHubStandIn, workspace: P
     outputs = read_outputs(output)
     assert set(outputs) == {
         "findings", "verdict", "health-score", "sarif-file", "review-url", "outcome",
-        "files-not-reviewed",
+        "files-not-reviewed", "dismissed",
     }
     assert int(outputs["findings"]) >= 1  # the diff adds shell=True and SQL built with %
     assert outputs["verdict"] in {"approve", "comment", "request_changes"}

@@ -18,7 +18,7 @@ from code_guard.github.inputs import ActionInputs
 
 REVIEW_OUTPUTS = {
     "findings", "verdict", "health-score", "sarif-file", "review-url", "outcome",
-    "files-not-reviewed",
+    "files-not-reviewed", "dismissed",
 }
 EVAL_OUTPUTS = {"precision", "recall", "f1", "latency-p50-ms", "latency-p95-ms"}
 OPENAPI_VERSION = "23.0.2"

@@ -28,6 +28,7 @@ from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.diff import Change, parse_diff
 from code_guard.engine import review_sync
 from code_guard.github.action import main
+from code_guard.github.comments import finding_marker
 from code_guard.github.services import Services, default_services
 from code_guard.llm import LLMClient
 from code_guard.models import AgentName, Category, Review, Severity
@@ -179,4 +180,4 @@ def test_a_fingerprint_quoted_in_a_suggestion_does_not_mark_a_finding_as_posted(
     action.push(NEW_SHA, added_file("app/x.py", marked), {"app/x.py": marked})
     action.run("synchronize", None)
     posted = [c for c in github.review_comments if c["line"] == 10]
-    assert len(posted) == 1 and posted[0]["body"].endswith(f"\n{marker}")
+    assert len(posted) == 1 and posted[0]["body"].endswith(f"\n{finding_marker(future)}")

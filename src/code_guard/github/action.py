@@ -18,10 +18,12 @@ from dataclasses import replace
 from typing import TextIO
 
 from code_guard.diff import parse_diff
+from code_guard.dismissals import apply_dismissals
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
-from code_guard.github import eval_mode
+from code_guard.github import eval_mode, feedback_mode
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import MAX_BODY
+from code_guard.github.dismissals import Dismissals, collect
 from code_guard.github.event import Skip, load_event
 from code_guard.github.incremental import Increment, carry_over, plan_increment, record_trailer
 from code_guard.github.inputs import (
@@ -35,7 +37,12 @@ from code_guard.github.ownership import give_to_workspace_owner
 from code_guard.github.publish import SUMMARY_MARKER, PublishResult, Unplaced, publish_review
 from code_guard.github.services import Services, default_services
 from code_guard.github.sources import collect_contents
-from code_guard.github.summary import blob_url, job_summary, summary_comment
+from code_guard.github.summary import (
+    blob_url,
+    dismissals_section,
+    job_summary,
+    summary_comment,
+)
 from code_guard.github.workflow import (
     annotation_lines,
     command,
@@ -83,6 +90,8 @@ def _run(env: Mapping[str, str], services: Services, out: TextIO) -> int:
     inputs = read_inputs(env)
     if inputs.mode == "eval":
         return eval_mode.run(inputs, runner, services, out)
+    if inputs.mode == "feedback":
+        return feedback_mode.run(inputs, runner, out, services.now())
     target = load_event(runner.event_name, runner.event_path)
     if isinstance(target, Skip):
         print(command("notice", f"Ninja Code Guard skipped: {target.reason}"), file=out)
@@ -135,6 +144,12 @@ def _review(
         count_disputed=gate.count_disputed,
     )
     review = with_not_reviewed(review, (*fetched.skipped, *contents.failed))
+    # A trusted person's reasoned decision, judged afresh on every run; the findings stay.
+    today = services.now().date()
+    dismissals = collect(client, pr, change, review.findings, gate.dismiss_by, today)
+    review = apply_dismissals(
+        review, dismissals.by_fingerprint, gate.fail_on, count_disputed=gate.count_disputed
+    )
     # Before rendering, so that no escaping or cut can split a secret the model echoed.
     review = redact_review(review)
 
@@ -152,9 +167,13 @@ def _review(
     trailer = record_trailer(pr.head_sha, review)
     record = "\n" + trailer if trailer else ""
 
+    decided = dismissals_section(dismissals, review)
+
     def body(unplaced: Unplaced) -> str:
         limit = MAX_BODY - len(record)
-        text = summary_comment(review, pr.head_sha, unplaced, render, increment.note, limit)
+        text = summary_comment(
+            review, pr.head_sha, unplaced, render, increment.note, limit, decided
+        )
         return redact(text) + record
 
     result: PublishResult | None = None
@@ -172,7 +191,8 @@ def _review(
         )
     except GitHubError as exc:
         problem = f"Publishing the review failed: {exc}"
-    _report(review, result, problem, runner, services, out, render=render)
+    _report(review, result, problem, runner, services, out, render=render, decided=decided)
+    _say_dismissals(dismissals, out)
     for text in client.trust_problems:
         print(command("warning", text), file=out)
     strict = gate.on_error == "fail"
@@ -199,6 +219,17 @@ def _review(
     return 0
 
 
+def _say_dismissals(dismissals: Dismissals, out: TextIO) -> None:
+    """A warning per problem with the dismissals, a notice counting the ignored commands:
+    the log says what did not change the gate, and the summary says why."""
+    for text in dismissals.problems:
+        print(command("warning", text), file=out)
+    if dismissals.ignored:
+        count = len(dismissals.ignored)
+        message = f"{count} dismissal command(s) ignored; the summary comment says why"
+        print(command("notice", message), file=out)
+
+
 def _summary_body(client: GitHubClient) -> str | None:
     """The body of this action's summary comment, or None (none yet, or unreadable)."""
     try:
@@ -216,16 +247,19 @@ def _report(
     services: Services,
     out: TextIO,
     render: Callable[[Review], str] | None = None,
+    decided: str = "",
 ) -> None:
     """Annotate what did not reach the pull request, then write SARIF, summary and outputs.
 
-    ``render`` renders the report in the job summary (with linked locations, when given).
+    ``render`` renders the report in the job summary (with linked locations, when given);
+    ``decided`` is the dismissals section.
     """
     if result is None or result.denied or result.problems:
         reason = (result.denied or "; ".join(result.problems)) if result else problem
         print(command("warning", f"Findings are shown as annotations: {reason}"), file=out)
         posted = result.posted_fingerprints if result else frozenset()
-        for line in annotation_lines([f for f in review.findings if f.fingerprint not in posted]):
+        shown = [f for f in review.findings if f.fingerprint not in posted and not f.dismissal]
+        for line in annotation_lines(shown):
             print(line, file=out)
     sarif = runner.workspace / SARIF_NAME
     try:  # a fresh file: a link the pull request put at this name is replaced, not followed
@@ -237,7 +271,9 @@ def _report(
             print(command("warning", owner_problem), file=out)
     write_step_summary(
         runner.step_summary,
-        redact(job_summary(review, render or services.render_markdown, result, problem)),
+        redact(
+            job_summary(review, render or services.render_markdown, result, problem, decided)
+        ),
     )
     url = (result.review_url or result.summary_url) if result else ""
     write_outputs(
@@ -250,6 +286,7 @@ def _report(
             "review-url": url,
             "outcome": review.outcome.value,
             "files-not-reviewed": str(len(review.files_not_reviewed)),
+            "dismissed": str(sum(f.dismissal is not None for f in review.findings)),
         },
     )
 

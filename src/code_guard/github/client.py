@@ -15,7 +15,8 @@ Calls, and the REST operations they use (kept in step with ``scripts/trim_openap
 - ``create_review`` / ``delete_review``: ``POST .../pulls/{n}/reviews``, ``DELETE .../{id}``
 - ``find_issue_comment`` / ``create_issue_comment`` / ``edit_issue_comment``:
   ``GET|POST /repos/{o}/{r}/issues/{n}/comments``, ``PATCH .../issues/comments/{id}``
-- ``can_write``: ``GET /repos/{o}/{r}/collaborators/{username}/permission``
+- ``can_write`` / ``role_of``: ``GET /repos/{o}/{r}/collaborators/{username}/permission``
+- ``comments``: the two lists above, every comment with its author and times (for commands)
 
 Everything the client posts (a review's body and inline comments, issue comments) is
 redacted here, the last place it passes before GitHub (``sanitize.redact``).
@@ -39,6 +40,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import requests
 from github import Auth, Github
@@ -55,6 +57,7 @@ USER_AGENT = "ninja-code-guard"
 _ASSOCIATED = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})
 # The permission API's legacy ``permission`` maps ``maintain`` to ``write``; both are listed.
 _WRITE_PERMISSIONS = frozenset({"admin", "maintain", "write"})
+_ROLES = frozenset({"admin", "maintain", "write", "triage", "read"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +72,32 @@ class PullRequestInfo:
     draft: bool
     state: str
     html_url: str
+    author: str = ""  # the login of whoever opened it
+
+
+@dataclass(frozen=True, slots=True)
+class CommentRef:
+    """A comment on the pull request by anyone, as a command is judged: who wrote it (and
+    how GitHub associates them with the repository), when, whether it was edited since, and
+    the inline comment it replies to."""
+
+    id: int
+    body: str
+    login: str
+    association: str
+    created_at: str
+    updated_at: str
+    html_url: str
+    inline: bool  # a review comment (on a line), else a comment on the conversation
+    in_reply_to: int | None = None
+    path: str = ""  # a review comment's file
+    # A review comment's line; None once it is outdated (a push changed the lines it was on).
+    line: int | None = None
+
+    @property
+    def edited(self) -> bool:
+        """True when the comment changed after it was posted (by whom, GitHub does not say)."""
+        return self.updated_at != self.created_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +126,7 @@ class GitHubClient:
         self._repo = github.get_repo(repository)
         self._pull = self._repo.get_pull(number)
         self.number = number
-        self._writers: dict[str, bool] = {}
+        self._roles: dict[str, str | None] = {}
         # Why an author's comments were not trusted when GitHub could not say (not a 404).
         self.trust_problems: list[str] = []
 
@@ -133,6 +162,7 @@ class GitHubClient:
                 draft=bool(pr.draft),
                 state=pr.state,
                 html_url=pr.html_url,
+                author=str(getattr(pr.user, "login", "") or "") if pr.user is not None else "",
             )
 
     def diff(self) -> DiffFetch:
@@ -188,6 +218,22 @@ class GitHubClient:
         with calling(f"listing review comments of pull request #{self.number}"):
             comments = list(self._pull.get_review_comments())
         return [c.body or "" for c in comments if self.trusts(c)]
+
+    def comments(self) -> list[CommentRef]:
+        """Every review comment and conversation comment on the pull request, trusted or
+        not, oldest first (all pages)."""
+        with calling(f"listing review comments of pull request #{self.number}"):
+            inline = [
+                _comment_ref(c, inline=True) for c in self._pages(f"{self._pull.url}/comments")
+            ]
+        issues = f"{self._repo.url}/issues/{self.number}/comments"
+        with calling(f"listing comments of pull request #{self.number}"):
+            issue = [_comment_ref(c, inline=False) for c in self._pages(issues)]
+        return sorted((*inline, *issue), key=lambda c: (c.created_at, c.id))
+
+    def _pages(self, url: str) -> Iterator[dict[str, Any]]:
+        """Every item of a list operation on this pull request (``pages``)."""
+        return pages(self._github, url)
 
     def create_review(
         self,
@@ -267,20 +313,74 @@ class GitHubClient:
 
     def can_write(self, login: str) -> bool:
         """Whether ``login`` has write, maintain or admin access (asked once per run)."""
-        if login not in self._writers:
-            self._writers[login] = self._ask_permission(login)
-        return self._writers[login]
+        return self.role_of(login) in _WRITE_PERMISSIONS
 
-    def _ask_permission(self, login: str) -> bool:
+    def role_of(self, login: str) -> str | None:
+        """``login``'s role on the repository (``admin``, ``maintain``, ``write``, ``triage``,
+        ``read``), or None when they have none or GitHub could not say (asked once per run)."""
+        if login not in self._roles:
+            self._roles[login] = self._ask_permission(login)
+        return self._roles[login]
+
+    def _ask_permission(self, login: str) -> str | None:
         try:
             with calling(f"checking the permission of {login}"):
-                permission = self._repo.get_collaborator_permission(login)
+                _, data = self._github.requester.requestJsonAndCheck(
+                    "GET", f"{self._repo.url}/collaborators/{quote(login, safe='')}/permission"
+                )
         except GitHubError as exc:
             # 404: not a collaborator (or no such user), which is an answer, not a problem.
             if exc.status != 404:
                 self.trust_problems.append(f"{exc}; their comments are not trusted")
-            return False
-        return permission in _WRITE_PERMISSIONS
+            return None
+        # ``permission`` is the legacy answer (maintain reads as write); ``role_name`` keeps
+        # the role's own name, unless it is a custom role, whose base the legacy one gives.
+        role, legacy = str(data.get("role_name") or ""), str(data.get("permission") or "")
+        return role if role in _ROLES else legacy or None
+
+
+def _comment_ref(data: dict[str, Any], *, inline: bool) -> CommentRef:
+    user = data.get("user")
+    login = str(user.get("login") or "") if isinstance(user, dict) else ""
+    reply = data.get("in_reply_to_id") if inline else None
+    return CommentRef(
+        id=int(data["id"]),
+        body=str(data.get("body") or ""),
+        login=login,
+        association=str(data.get("author_association") or ""),
+        created_at=str(data.get("created_at") or ""),
+        updated_at=str(data.get("updated_at") or ""),
+        html_url=str(data.get("html_url") or ""),
+        inline=inline,
+        in_reply_to=int(reply) if isinstance(reply, int) else None,
+        path=str(data.get("path") or ""),
+        line=line if isinstance(line := data.get("line"), int) else None,
+    )
+
+
+def pages(
+    github: Github, url: str, parameters: Mapping[str, Any] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Every item of a list operation, following the ``Link: rel="next"`` headers. Read as
+    plain JSON: PyGithub would fetch each comment again to read a field GitHub leaves out
+    (``in_reply_to_id`` of a comment that is not a reply). Errors are the caller's to wrap
+    (``calling``)."""
+    next_url: str | None = url
+    query: dict[str, Any] | None = {"per_page": 100, **(parameters or {})}
+    while next_url:
+        headers, data = github.requester.requestJsonAndCheck("GET", next_url, parameters=query)
+        yield from (item for item in data if isinstance(item, dict))
+        query = None  # the next link carries them
+        next_url = _next_link(str(headers.get("link", "")))
+
+
+def _next_link(header: str) -> str | None:
+    """The ``rel="next"`` URL of a ``Link`` header, or None on the last page."""
+    for part in header.split(","):
+        url, _, rel = part.partition(";")
+        if rel.strip().replace(" ", "") == 'rel="next"':
+            return url.strip().strip("<>")
+    return None
 
 
 # The account the Actions ``GITHUB_TOKEN`` writes as. A GitHub App token writes as its own

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from code_guard.diff import Change
 from code_guard.github.anchors import Anchor
@@ -24,8 +25,11 @@ from code_guard.report.markdown import SEVERITY_ICON, footer, marks
 from code_guard.report.plain import code_span, plain, plain_line
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
-_FP_LINE = re.compile(r"<!-- code-guard:fp=([0-9a-f]{6,64}) -->")
+_FP_LINE = re.compile(
+    r"<!-- code-guard:fp=([0-9a-f]{6,64})(?: rule=([\w.:/-]{1,100}) agent=([a-z]{1,20}))? -->"
+)
 _FENCE_RE = re.compile(r"\A\s*```[\w+-]*\n(?P<code>.*?)\n?```\s*\Z", re.DOTALL)
+_RULE = re.compile(r"[\w.:/-]{1,100}")
 _STRING_RE = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _BARE_WORDS_RE = re.compile(r"\b[A-Za-z]+ [A-Za-z]+ [A-Za-z]+ [A-Za-z]+\b")
 _TRUNCATED = "\n\n*(truncated to fit GitHub's comment size limit)*"
@@ -33,24 +37,44 @@ _TRUNCATED = "\n\n*(truncated to fit GitHub's comment size limit)*"
 BADGES = {s: f"{SEVERITY_ICON[s]} {s.value.capitalize()}" for s in Severity}
 
 
-def fingerprint_marker(fingerprint: str) -> str:
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """What the hidden marker of a posted finding records: its fingerprint, and (since
+    markers carry them) its rule and agent, which the feedback report counts by."""
+
+    fingerprint: str
+    rule: str = ""
+    agent: str = ""
+
+
+def fingerprint_marker(fingerprint: str, rule: str = "", agent: str = "") -> str:
     """The hidden HTML comment that identifies a finding in a comment body."""
+    if rule and agent and _RULE.fullmatch(rule):
+        return f"<!-- code-guard:fp={fingerprint} rule={rule} agent={agent} -->"
     return f"<!-- code-guard:fp={fingerprint} -->"
+
+
+def finding_marker(finding: Finding) -> str:
+    """``finding``'s marker: fingerprint, rule (the tool's, else the category) and agent."""
+    tool_rule = rule_of(finding)
+    rule = ":".join(tool_rule) if tool_rule else finding.category.value
+    return fingerprint_marker(finding.fingerprint, rule, finding.agent.value)
 
 
 def fingerprints_in(bodies: list[str]) -> set[str]:
     """The fingerprints of ``bodies``: in each, the marker lines that end it, read up to the
     first line that is not one (markers anywhere else are quoted text, not ours)."""
-    return {fp for body in bodies for fp in _trailing_fingerprints(body)}
+    return {m.fingerprint for body in bodies for m in markers_in(body)}
 
 
-def _trailing_fingerprints(body: str) -> list[str]:
+def markers_in(body: str) -> list[Marker]:
+    """The markers that end ``body``, last first (see ``fingerprints_in``)."""
     found = []
     for line in reversed(body.rstrip().split("\n")):
         match = _FP_LINE.fullmatch(line)
         if match is None:
             break
-        found.append(match.group(1))
+        found.append(Marker(match.group(1), match.group(2) or "", match.group(3) or ""))
     return found
 
 
@@ -83,7 +107,7 @@ def group_body(findings: Sequence[Finding], anchor: Anchor, change: Change) -> s
         _section(finding, anchor, change, suggest=index == 0)
         for index, finding in enumerate(findings)
     ]
-    markers = "".join("\n" + fingerprint_marker(f.fingerprint) for f in findings)
+    markers = "".join("\n" + finding_marker(f) for f in findings)
     return fit("\n\n---\n\n".join(sections), keep=markers)
 
 

@@ -88,7 +88,10 @@ def _redacted(finding: Finding) -> Finding:
     (path, anchored line) is the pull request's own text, kept as is so that it still matches
     its line on the next run."""
     prose = ("title", "description", "suggested_fix", "disputed", "suppressed_in_pr")
-    update = {name: redact(text) for name in prose if (text := getattr(finding, name))}
+    update: dict[str, object] = {
+        name: redact(text) for name in prose if (text := getattr(finding, name))
+    }
+    update["dismissal"] = None  # judged afresh on every run, from the comments and the file
     return finding.model_copy(update=update)
 
 

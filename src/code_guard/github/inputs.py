@@ -28,7 +28,7 @@ class ActionInputs(Frozen):
     """Every input of ``action.yml``; empty strings are "not set"."""
 
     github_token: SecretStr = SecretStr("")
-    mode: Literal["review", "eval"] = "review"
+    mode: Literal["review", "eval", "feedback"] = "review"
     model: str = ""
     api_base: str = ""
     agents: str = ""
@@ -44,6 +44,8 @@ class ActionInputs(Frozen):
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     inline_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     show_silenced: str = ""
+    dismiss_by: str = ""
+    since: str = ""
     config: str = ""
     dataset: str = ""
     min_f1: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -80,6 +82,7 @@ class ActionInputs(Frozen):
             "inline_confidence": self.inline_confidence,
             "paths_ignore": self.ignore_globs(),
             "show_silenced": self.show_silenced.strip(),
+            "dismiss_by": self.dismiss_by.strip(),
         }
         return {key: value for key, value in values.items() if value not in ("", None, ())}
 

@@ -76,8 +76,10 @@ def publish_review(
     ``inline_confidence`` and ``trust_disputes`` choose what goes inline (``place_findings``).
     """
     already = fingerprints_in(client.review_comment_bodies())
+    # A dismissed finding is listed with its dismissal in the summary, never posted inline.
+    standing = tuple(f for f in review.findings if f.dismissal is None)
     placement = place_findings(
-        review.findings,
+        standing,
         change,
         max_inline,
         already,

@@ -7,6 +7,7 @@ eval dependencies, are only loaded in the mode that needs them.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -48,6 +49,8 @@ class Services:
     run_eval: Callable[..., EvalOutcome]
     # The markdown report with locations linked under a blob URL (``.../blob/<sha>``).
     render_linked: Callable[[Review, str], str] | None = None
+    # The clock, in UTC: for the dismissals file's expiry dates and the feedback period.
+    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
 
 def default_services(retry: RetrySettings | None = None) -> Services:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
+from code_guard.dismissals import short_id
 from code_guard.knowledge.explanations import explain, rule_of
 from code_guard.models import Finding, Outcome, Review, Severity, Verdict
 from code_guard.report.plain import code_span, plain, plain_line
@@ -85,14 +86,24 @@ def findings_list(
 
 
 def marks(finding: Finding) -> str:
-    """Flags a reader must see next to the finding: disputed by the model, or silenced by a
-    suppression comment the pull request itself added."""
-    flags = []
+    """Flags a reader must see next to the finding: dismissed by a trusted person, disputed
+    by the model, or silenced by a suppression comment the pull request itself added."""
+    flags = [dismissal_mark(finding)] if finding.dismissal is not None else []
     if finding.disputed is not None:
         flags.append(f" ⚖️ *disputed by the model:* {plain_line(finding.disputed)}")
     if finding.suppressed_in_pr is not None:
         flags.append(f" 🔕 *suppressed in this PR* ({plain_line(finding.suppressed_in_pr)})")
     return "".join(flags)
+
+
+def dismissal_mark(finding: Finding) -> str:
+    """`` 🚫 *dismissed as false-positive by alice on 2026-11-28:* reason``, or ""."""
+    dismissal = finding.dismissal
+    if dismissal is None:
+        return ""
+    when = f" on {dismissal.at[:10]}" if dismissal.at else ""
+    who = f"{dismissal.kind.value} by {plain_line(dismissal.by)}{when}"
+    return f" 🚫 *dismissed as {who}:* {plain_line(dismissal.reason)}"
 
 
 def finding_details(finding: Finding, blob_base: str = "") -> str:
@@ -118,6 +129,7 @@ def footer(finding: Finding) -> str:
     meta.append(f"[{plain_line(name)}]({why.url})")
     meta.append(f"confidence {finding.confidence:.2f}")
     meta.append("found by " + ", ".join(plain_line(s) for s in finding.sources))
+    meta.append(f"id {code_span(short_id(finding.fingerprint))}")
     return " · ".join(meta)
 
 

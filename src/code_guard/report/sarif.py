@@ -8,6 +8,10 @@ rule ids stay one per category so existing alerts keep their rule. Results carry
 fingerprint in ``partialFingerprints`` so an alert follows its finding across commits, and
 their own rule's why, fix and link in ``properties``.
 
+A finding a trusted person dismissed (``dismissals``) stays a result, with an accepted
+``external`` suppression whose justification is the kind, who and why, so code scanning can
+close its alert; its ``properties.dismissal`` carries the whole decision.
+
 Candidates held back on proof go out only when the review lists them (``show-silenced``), as
 results with an accepted ``suppressions`` entry (SARIF 2.1.0 §3.35) whose justification is
 the proof: ``inSource`` for a suppression comment, ``external`` for every other mechanism.
@@ -119,7 +123,7 @@ def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
         properties["tags"] = [finding.cwe_id]
     known = explain(finding)
     properties.update(why=known.why, fix=known.fix, helpUri=known.url)
-    return {
+    result = {
         "ruleId": rule_id(finding.category),
         "ruleIndex": index[finding.category],
         "level": _LEVEL[finding.severity],
@@ -135,6 +139,18 @@ def _result(finding: Finding, index: dict[Category, int]) -> dict[str, Any]:
         "partialFingerprints": {"codeGuardFingerprint/v1": finding.fingerprint},
         "properties": properties,
     }
+    if finding.dismissal is not None:
+        dismissal = finding.dismissal
+        properties["dismissal"] = dismissal.model_dump(mode="json")
+        result["suppressions"] = [
+            {
+                "kind": "external",
+                "status": "accepted",
+                "justification": f"{dismissal.kind.value} (dismissed by {dismissal.by}): "
+                f"{dismissal.reason}",
+            }
+        ]
+    return result
 
 
 def _silenced_category(record: Silenced) -> tuple[Category, Severity]:

@@ -41,6 +41,10 @@ def _finding_lines(finding: Finding) -> list[str]:
     fix = finding.suggested_fix if finding.suggested_fix else why.fix
     fix_lines = fix.strip("\n").splitlines() or [""]
     marks = [f"    disputed by the model: {finding.disputed}"] if finding.disputed else []
+    if finding.dismissal is not None:
+        d = finding.dismissal
+        when = f" on {d.at[:10]}" if d.at else ""
+        marks.insert(0, f"    dismissed as {d.kind.value} by {d.by}{when}: {d.reason}")
     if finding.suppressed_in_pr:
         marks.append(f"    suppressed in this PR ({finding.suppressed_in_pr}): reported anyway")
     return [
