@@ -176,7 +176,7 @@ class _Scope:
         """The first lines of the head's definition of function ``name`` ('' if none)."""
         if name not in self._bodies:
             define = re.compile(
-                rf"^\s*(?:async\s+)?(?:def|function|func(?:\s*\([^)]*\))?)\s+{re.escape(name)}\s*\("
+                rf"^\s*(?:async\s+)?(?:def|function|func(?:\s*\([^)\n]*+\))?)\s+{re.escape(name)}\s*\("
                 rf"|^\s*(?:const|let|var)\s+{re.escape(name)}\s*=",
                 re.MULTILINE,
             )
@@ -193,7 +193,7 @@ class _Scope:
                 and re.search(entry.protection, text)
             ):
                 return True
-        generic = re.search(self.cat.generic_sanitiser, text)
+        generic = self.cat.generic_call(text)
         return generic is not None and self.cat.hinted(generic.group(0)) in (category, None)
 
 
@@ -305,9 +305,7 @@ def _make(
     if target.new_number is None or removed.old_number is None:
         return None
     where = (
-        "this unchanged line now runs without it"
-        if unchanged
-        else "this line is what replaced it"
+        "this unchanged line now runs without it" if unchanged else "this line is what replaced it"
     )
     detail = (
         f"Base line {removed.old_number} had `{_clip(removed.text)}`; the change took that "
@@ -564,11 +562,8 @@ def _sanitiser(
 def _generic_sanitiser(
     scope: _Scope, hunk: Hunk, block: _Block, removed: HunkLine
 ) -> Regression | None:
-    match = re.search(scope.cat.generic_sanitiser, removed.text)
+    match = scope.cat.generic_call(removed.text)
     if match is None:
-        return None
-    exclude = scope.cat.generic_exclude
-    if exclude is not None and re.search(exclude, match.group(0)):
         return None
     name = match.group(0).rstrip("(")
     if not scope.lost(rf"(?<![\w.]){re.escape(name)}\("):
