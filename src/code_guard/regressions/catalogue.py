@@ -81,6 +81,10 @@ class Protection(_Frozen):
     unsafe: Pattern | None = None
     call: Pattern | None = None
     not_if: Pattern | None = None  # a removed line that also matches this is not the protection
+    # How strong the protection is within its category: a replacement silences the removal
+    # of a protection only when it is at least as strong (a containment check or bound
+    # parameters may replace an escape or a Clean; a Clean may not replace a containment check).
+    strength: Annotated[int, Field(ge=1, le=3)] = 2
     severity: Severity
     confidence: Annotated[float, Field(gt=0.0, le=1.0)]
     why: Pattern

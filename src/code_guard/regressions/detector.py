@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from code_guard.diff import FileChange, Hunk, HunkLine, LineKind
-from code_guard.models import Category
+from code_guard.models import Category, Silencing
 from code_guard.regressions.catalogue import (
     DERIVE,
     Catalogue,
@@ -27,6 +27,17 @@ from code_guard.regressions.catalogue import (
     Language,
     Protection,
     catalogue,
+)
+from code_guard.regressions.proofs import (
+    ASSIGNED,
+    IDENT,
+    IF,
+    Head,
+    call_argument,
+    fails,
+    guard_names,
+    polarity,
+    uses,
 )
 
 # The rule of a removed call that only its name shows to be a sanitiser.
@@ -42,35 +53,10 @@ _SUFFIX_LANGUAGE: dict[str, Language] = {
     ".tsx": "javascript",
     ".vue": "javascript",
 }
-# A guard's body ends the request or the function when the check fails.
-_EXIT = re.compile(
-    r"\b(?:return|raise|abort|panic|throw|continue|http\.Error|redirect|Redirect|"
-    r"HttpResponse(?:Forbidden|BadRequest|NotFound)|PermissionDenied|SuspiciousOperation)\b"
-    r"|\.status\(\s*4\d\d|set_status\(\s*4\d\d|\bStatus(?:Forbidden|BadRequest|NotFound)\b"
-)
-# ... or it throws the value away: ``next_url = None``.
-_NEUTRAL = re.compile(r"^\s*[\w.]+\s*=\s*(?:None|nil|null|undefined|\"\"|''|``)\s*;?\s*$")
-_IF = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|else\s+if)\b")
-_IDENT = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
-_RECEIVER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.\w+\s*\(")
-_ASSIGNED = re.compile(r"^\s*(?:(?:let|const|var)\s+)?([A-Za-z_][\w.]*)\s*(?::=|=(?!=))")
 _SECRET_NAME = re.compile(
     r"(?i)secret|passw|pwd|token|api_?key|private|credential|salt|signing|auth_?key|_key$|^key$"
 )
-# Words a guard's condition holds that are not the value it guards.
-_STOP_WORDS = (
-    "if elif else not in and or is None True False nil true false err return strings "
-    "filepath path os str len startswith HasPrefix HasSuffix Contains commonpath "
-    "commonprefix realpath abspath Clean Rel Abs Base IsAbs IsLocal startsWith includes "
-    "relative resolve parents url urlparse netloc hostname host scheme Host Scheme "
-    "Hostname protocol self this"
-)
-_STOP = frozenset(_STOP_WORDS.split())
-_CALLED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_HELPER_LINES = 40  # lines of a same-file helper read for the protection it applies
 _STATEMENT_LINES = 5  # lines above a target searched for the sink its statement calls
-# A guard exits when its check fails: a negated check, an inequality, or a `..` test.
-_FAILS = re.compile(r"\bnot\b|!(?!=)|!=|\.\.|\bis\s+None\b|==\s*nil\b")
 _IMPORT = re.compile(
     r"^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\b|(?:\w+\s+)?\"(?P<go>[\w./-]+)\"\s*$)"
 )
@@ -93,6 +79,9 @@ class Regression:
     # True when ``line`` is an unchanged line of the hunk: the change only deleted the
     # protection above it and added nothing to comment on instead.
     unchanged: bool = False
+    # The ``Silencing`` value that proved the protection still holds (``detail`` gives the
+    # proof); empty for a live regression.
+    silenced: str = ""
 
     @property
     def rule(self) -> str:
@@ -124,17 +113,50 @@ class _Scope:
         self.head = head
         self.base = file.base_text(head)
         self._counts: dict[str, tuple[int, int]] = {}
-        self._bodies: dict[str, str] = {}
         self.head_lines = head.split("\n")
+        self.proof = Head(head, language, cat)
+        self._base_proof: Head | None = None
 
-    def guarded(self, category: Category, target: HunkLine) -> bool:
-        """True when the head checks the value just above ``target`` (the protection moved
-        into a guard there): an ``if`` of its statement holds a protection of ``category``."""
+    @property
+    def base_proof(self) -> Head:
+        """The base text read as ``proof`` reads the head (built when a guard needs it)."""
+        if self._base_proof is None:
+            self._base_proof = Head(self.base, self.language, self.cat)
+        return self._base_proof
+
+    def guarded(
+        self, category: Category, target: HunkLine, names: Sequence[str], strength: int
+    ) -> str | None:
+        """Why the head still checks the value ``target`` uses (the protection became a guard
+        there), or None: a guard of ``category`` on one of ``names`` (or on the variable the
+        line assigns, before the next sink that uses it) dominating it in its function."""
         if target.new_number is None:
-            return False
-        start = max(target.new_number - 1 - _STATEMENT_LINES, 0)
-        above = self.head_lines[start : target.new_number - 1]
-        return any(_IF.match(text) and self._protects_directly(category, text) for text in above)
+            return None
+        found = self.proof.guard_over(category, target.new_number, names, strength, every=False)
+        if found is not None:
+            return f"the guard on line {found} `{_clip(self.proof.text(found))}` dominates it"
+        assigned = ASSIGNED.match(target.text)
+        if assigned is None:
+            return None
+        sink = self._next_sink(target.new_number, assigned.group(1), category)
+        if sink is None:
+            return None
+        found = self.proof.guard_over(category, sink, [assigned.group(1)], strength, every=True)
+        if found is None:
+            return None
+        return f"the guard on line {found} `{_clip(self.proof.text(found))}` dominates its sink"
+
+    def _next_sink(self, line: int, name: str, category: Category) -> int | None:
+        """The first head line after ``line``, in its function, passing ``name`` to a sink."""
+        shape = self.proof.shape
+        function = shape.function_name(line)
+        for number in range(line + 1, len(self.head_lines) + 1):
+            if function is None or shape.function_name(number) != function:
+                return None
+            text = self.head_lines[number - 1]
+            if uses(text, [name]) and self.cat.is_sink(self.language, category, text):
+                return number
+        return None
 
     def sink_near(self, line: int) -> Category | None:
         """The category of the sink on head ``line`` or in the statement just above it."""
@@ -146,7 +168,8 @@ class _Scope:
         return None
 
     def lost(self, pattern: str) -> bool:
-        """True when ``pattern`` occurs fewer times in the head than in the base."""
+        """True when ``pattern`` occurs fewer times in the head than in the base (a safe
+        twin or an argument; a guard or a sanitiser must prove itself kept at its sink)."""
         if pattern not in self._counts:
             rx = re.compile(pattern)
             self._counts[pattern] = (len(rx.findall(self.base)), len(rx.findall(self.head)))
@@ -159,42 +182,11 @@ class _Scope:
         base, head = self._counts[pattern]
         return head > base
 
-    def protects(self, category: Category, text: str, depth: int = 0) -> bool:
-        """True when ``text`` holds some protection of ``category`` (so it replaced one),
-        directly or through a helper the head file defines whose body holds one."""
-        if self._protects_directly(category, text):
-            return True
-        if depth > 0:
-            return False
-        for name in dict.fromkeys(_CALLED.findall(text)):
-            body = self.helper_body(name)
-            if body and self.protects(category, body, depth + 1):
-                return True
-        return False
-
-    def helper_body(self, name: str) -> str:
-        """The first lines of the head's definition of function ``name`` ('' if none)."""
-        if name not in self._bodies:
-            define = re.compile(
-                rf"^\s*(?:async\s+)?(?:def|function|func(?:\s*\([^)\n]*+\))?)\s+{re.escape(name)}\s*\("
-                rf"|^\s*(?:const|let|var)\s+{re.escape(name)}\s*=",
-                re.MULTILINE,
-            )
-            match = define.search(self.head)
-            lines = self.head[match.start() :].split("\n")[:_HELPER_LINES] if match else []
-            self._bodies[name] = "\n".join(lines[1:])
-        return self._bodies[name]
-
-    def _protects_directly(self, category: Category, text: str) -> bool:
-        for entry in self.cat.for_language(self.language):
-            if (
-                entry.category in (category, DERIVE)
-                and entry.kind is not Kind.SECRET_DEFAULT
-                and re.search(entry.protection, text)
-            ):
-                return True
-        generic = self.cat.generic_call(text)
-        return generic is not None and self.cat.hinted(generic.group(0)) in (category, None)
+    def protects(
+        self, category: Category, text: str, strength: int = 1, names: Sequence[str] = ()
+    ) -> str | None:
+        """Why ``text`` still protects the value ``names`` (see ``proofs.Head.protects``)."""
+        return self.proof.protects(category, text, strength, names)
 
 
 def find_regressions(file: FileChange, head: str) -> list[Regression]:
@@ -210,7 +202,9 @@ def find_regressions(file: FileChange, head: str) -> list[Regression]:
         for block in _blocks(hunk):
             for removed in block.removed:
                 for regression in _check_line(scope, hunk, block, removed):
-                    found.setdefault((regression.line, regression.category.value), regression)
+                    key = (regression.line, regression.category.value)
+                    if key not in found or (found[key].silenced and not regression.silenced):
+                        found[key] = regression  # a live regression outranks a proof
     return sorted(found.values(), key=lambda r: r.line)
 
 
@@ -301,16 +295,28 @@ def _make(
     why: str,
     *,
     unchanged: bool = False,
+    kept: str | None = None,
+    where: str | None = None,
 ) -> Regression | None:
+    """The regression of ``removed`` reported on ``target``; with ``kept`` (the proof that
+    the protection still holds) a silenced one, which never becomes a finding."""
     if target.new_number is None or removed.old_number is None:
         return None
-    where = (
-        "this unchanged line now runs without it" if unchanged else "this line is what replaced it"
-    )
+    if where is None:
+        where = (
+            "this unchanged line now runs without it"
+            if unchanged
+            else "this line is what replaced it"
+        )
     detail = (
         f"Base line {removed.old_number} had `{_clip(removed.text)}`; the change took that "
         f"protection away and {where}. {why}"
     )
+    if kept is not None:
+        detail = (
+            f"Base line {removed.old_number} had `{_clip(removed.text)}`; the protection still "
+            f"holds for line {target.new_number}: {kept}."
+        )
     return Regression(
         line=target.new_number,
         base_line=removed.old_number,
@@ -320,6 +326,7 @@ def _make(
         title=title,
         detail=detail,
         unchanged=unchanged,
+        silenced=Silencing.KEPT_PROTECTION.value if kept is not None else "",
     )
 
 
@@ -417,19 +424,6 @@ def _protective_argument(
     return _make(entry.id, removed, target, Category(entry.category), True, title, entry.why)
 
 
-def _call_argument(text: str, start: int) -> str:
-    """The text between the parenthesis opened just before ``start`` and its match."""
-    depth = 1
-    for i in range(start, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return text[start:i].strip()
-    return text[start:].strip()
-
-
 def _first_argument(inner: str) -> str:
     """The first argument of an argument list (commas inside brackets do not split it)."""
     depth = 0
@@ -443,8 +437,7 @@ def _first_argument(inner: str) -> str:
     return inner.strip()
 
 
-def _uses(line: str, names: Sequence[str]) -> bool:
-    return any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", line) for n in names if n)
+_Found = tuple[HunkLine, Category, bool, bool, str | None]
 
 
 def _unwrapped(
@@ -454,50 +447,59 @@ def _unwrapped(
     removed: HunkLine,
     match: re.Match[str],
     category: Category | None,
-    known: bool,
-) -> tuple[HunkLine, Category, bool, bool] | None:
+    strength: int,
+) -> _Found | None:
     """Where a sanitiser call ``match`` on ``removed`` went missing: the added line that uses
-    its argument (or the value it produced) without it, its category, the evidence, and
-    whether the line is an unchanged one (the hunk only deleted the sanitiser)."""
-    inner = _call_argument(removed.text, match.end())
-    if not _IDENT.search(inner) or inner.startswith(("'", '"', "`")):
+    its argument (or the value it produced) without it, its category, the evidence, whether
+    the line is an unchanged one (the hunk only deleted the sanitiser), and the proof that the
+    value is still protected there (None when nothing proves it)."""
+    known = category is not None and strength > 0
+    inner = call_argument(removed.text, match.end())
+    if not IDENT.search(inner) or inner.startswith(("'", '"', "`")):
         return None
-    assigned = _ASSIGNED.match(removed.text)
+    assigned = ASSIGNED.match(removed.text)
     names = [" ".join(inner.split())]
     first = _first_argument(inner)
-    if first and first not in names and _IDENT.fullmatch(first):
+    if first and first not in names and IDENT.fullmatch(first):
         names.append(first)
     if assigned and assigned.group(1) not in names:
         names.append(assigned.group(1))
     paired = _paired(block, removed)
     scored: list[tuple[int, int, HunkLine]] = []
+    proven: list[_Found] = []
     order = {id(ln): i for i, ln in enumerate(hunk.lines)}
     at = order.get(id(removed), 0)
     # The replacement decides when it still uses the value: protected there, nothing was lost.
-    replaced = paired is not None and _uses(" ".join(paired.text.split()), names)
+    replaced = paired is not None and uses(" ".join(paired.text.split()), names)
     for line in [paired] if replaced and paired is not None else _added(hunk):
         flat = " ".join(line.text.split())
         distance = abs(order.get(id(line), 0) - at)
-        if distance > _REACH or not _uses(flat, names):
+        if distance > _REACH or not uses(flat, names):
             continue
         cat = _sanitised_category(scope, line, category, known)
-        if cat is None or scope.protects(cat, line.text):
+        if cat is None:
+            continue
+        proof = scope.protects(cat, line.text, max(strength, 1), names)
+        if proof is not None:
+            proven.append((line, cat, True, False, proof))
             continue
         score = (2 if line is paired else 0) + (
             1 if scope.cat.is_sink(scope.language, cat, line.text) else 0
         )
         scored.append((-score, distance, line))
     if not scored:
+        if proven:
+            return proven[0]
         if known and not replaced and not _added(hunk):
-            return _sink_below(scope, hunk, removed, names, category, known)
+            return _sink_below(scope, hunk, removed, names, category, strength)
         return None
     _, _, target = min(scored, key=lambda s: (s[0], s[1]))
     cat = _sanitised_category(scope, target, category, known)
-    if cat is None or scope.guarded(cat, target):
+    if cat is None:
         return None
     sink = scope.cat.is_sink(scope.language, cat, target.text)
     strong = (known and (target is paired or sink)) or (not known and target is paired and sink)
-    return target, cat, strong, False
+    return target, cat, strong, False, scope.guarded(cat, target, names, max(strength, 1))
 
 
 def _sink_below(
@@ -506,24 +508,22 @@ def _sink_below(
     removed: HunkLine,
     names: Sequence[str],
     category: Category | None,
-    known: bool,
-) -> tuple[HunkLine, Category, bool, bool] | None:
+    strength: int,
+) -> _Found | None:
     """For a hunk that only deleted a known sanitiser's line: the first unchanged line below
     it, within reach, that passes the value to a sink (strong evidence, on an unchanged line)."""
     at = hunk.lines.index(removed)
     for line in hunk.lines[at + 1 : at + 1 + _REACH]:
         if line.kind is not LineKind.CONTEXT or _is_comment(line.text):
             continue
-        if not _uses(" ".join(line.text.split()), names):
+        if not uses(" ".join(line.text.split()), names):
             continue
-        cat = _sanitised_category(scope, line, category, known)
-        if (
-            cat is not None
-            and scope.cat.is_sink(scope.language, cat, line.text)
-            and not scope.protects(cat, line.text)
-            and not scope.guarded(cat, line)
-        ):
-            return line, cat, True, True
+        cat = _sanitised_category(scope, line, category, True)
+        if cat is not None and scope.cat.is_sink(scope.language, cat, line.text):
+            proof = scope.protects(cat, line.text, strength, names) or scope.guarded(
+                cat, line, names, strength
+            )
+            return line, cat, True, True, proof
     return None
 
 
@@ -545,18 +545,20 @@ def _sanitised_category(
 def _sanitiser(
     scope: _Scope, hunk: Hunk, block: _Block, removed: HunkLine, entry: Protection
 ) -> Regression | None:
-    if not scope.lost(entry.protection):
-        return None
+    # No file-wide count: the same call elsewhere in the file (or kept with its result thrown
+    # away) proves nothing for this value; only a protection at its use does.
     match = re.search(entry.protection, removed.text)
     if match is None:
         return None
     category = None if entry.category == DERIVE else Category(entry.category)
-    found = _unwrapped(scope, hunk, block, removed, match, category, known=True)
+    found = _unwrapped(scope, hunk, block, removed, match, category, entry.strength)
     if found is None:
         return None
-    target, cat, strong, unchanged = found
+    target, cat, strong, unchanged, kept = found
     title = f"Sanitiser removed: `{_name(match)}(...)` no longer cleans the value used here"
-    return _make(entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged)
+    return _make(
+        entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged, kept=kept
+    )
 
 
 def _generic_sanitiser(
@@ -566,93 +568,149 @@ def _generic_sanitiser(
     if match is None:
         return None
     name = match.group(0).rstrip("(")
-    if not scope.lost(rf"(?<![\w.]){re.escape(name)}\("):
-        return None
     hinted = scope.cat.hinted(name)
-    found = _unwrapped(scope, hunk, block, removed, match, hinted, known=False)
+    found = _unwrapped(scope, hunk, block, removed, match, hinted, 0)
     if found is None:
         return None
-    target, cat, strong, _ = found
+    target, cat, strong, _, kept = found
     title = f"Sanitiser removed: `{_clip(name, 60)}(...)` no longer cleans the value used here"
     why = "The value now reaches the sink without the check or cleaning the helper did."
-    return _make(GENERIC_ID, removed, target, cat, strong, title, why)
+    return _make(GENERIC_ID, removed, target, cat, strong, title, why, kept=kept)
 
 
 def _guard(
     scope: _Scope, hunk: Hunk, block: _Block, removed: HunkLine, entry: Protection
 ) -> Regression | None:
-    if not _IF.match(removed.text) or not _FAILS.search(removed.text):
-        return None
-    if not scope.lost(entry.protection):
-        return None
-    index = block.removed.index(removed)
-    body = block.removed[index : index + 8]
-    inline = re.split(r":\s*|\{\s*", removed.text.rstrip())[-1]  # `if bad: return`
-    exits = _EXIT.search(inline) is not None and inline.strip() != removed.text.strip()
-    if not exits and not any(_EXIT.search(ln.text) or _NEUTRAL.match(ln.text) for ln in body[1:]):
+    """A guard the change deleted: reported at the sink it guarded unless the head still has
+    the same check on the same value dominating that sink in the same function (a count of
+    the protection's pattern in the file proves nothing), or one at least as strong."""
+    if not IF.match(removed.text) or not fails(removed.text):
         return None
     condition = removed.text
-    values = [
-        n
-        for n in dict.fromkeys(m.group(0) for m in _IDENT.finditer(condition))
-        if n not in _STOP
-        and n.split(".")[0] not in _STOP
-        and not re.search(rf"{re.escape(n)}\s*\(", condition)
-    ]
-    names = [n for n in values if len(n) > 1]
-    added = _added(hunk)
-    using = [ln for ln in added if _uses(ln.text, names)]
+    checked = guard_names(condition, scope.base)
+    # It was a guard when its body, in the base, left (or threw the value away).
+    if removed.old_number is None or not scope.base_proof.leaves(removed.old_number, checked):
+        return None
+    names = [n for n in checked if len(n) > 1]
     category = None if entry.category == DERIVE else Category(entry.category)
-    sinks = [
-        ln
-        for ln in using
-        if (category and scope.cat.is_sink(scope.language, category, ln.text))
-        or (category is None and scope.cat.sink_category(scope.language, ln.text))
-    ]
-    target = _nearest(sinks, removed, hunk) or _nearest(using, removed, hunk)
-    strong = target is not None
-    unchanged = False
-    if target is None:
-        # The change may only have deleted the check (a pure deletion): the sink it guarded
-        # is then an unchanged line below it, which the review can still comment on.
-        # The checked value is often a method's receiver there (`path.startswith(...)`), a
-        # variable the file assigns, unlike a module's name (`os.path`, `strings`).
-        receivers = [
-            m.group(1)
-            for m in _RECEIVER.finditer(condition)
-            if re.search(rf"(?<![\w.]){m.group(1)}\s*(?::=|=(?!=))", scope.base)
-        ]
-        # A sink there is evidence enough to follow a one-letter name (Go's `p`) too.
-        checked = list(dict.fromkeys((*values, *receivers)))
-        target = _guarded_sink_below(scope, hunk, block, checked, category)
-        strong = unchanged = target is not None
-    if target is None and category is not None:
-        target = _nearest(added, removed, hunk)
-    if target is None:
+    target, sink, where = _guard_target(scope, hunk, block, removed, names, checked, category)
+    if target is None or target.new_number is None:
         return None
-    cat = category or scope.cat.sink_category(scope.language, target.text)
-    if cat is None or scope.protects(cat, target.text) or scope.guarded(cat, target):
+    sink = sink or target.new_number
+    cat = category or scope.cat.sink_category(scope.language, scope.head_lines[sink - 1])
+    if cat is None:
         return None
+    strong = where is not None or scope.cat.is_sink(scope.language, cat, target.text)
+    kept = _guard_kept(scope, entry, cat, condition, checked, sink)
     title = f"Guard removed: the check `{_clip(condition, 80)}` no longer stops bad input"
-    return _make(entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged)
+    return _make(
+        entry.id,
+        removed,
+        target,
+        cat,
+        strong,
+        title,
+        entry.why,
+        unchanged=target.kind is LineKind.CONTEXT,
+        kept=kept,
+        where=where,
+    )
 
 
-def _guarded_sink_below(
-    scope: _Scope, hunk: Hunk, block: _Block, names: Sequence[str], category: Category | None
-) -> HunkLine | None:
-    """The first unchanged line of ``hunk`` below ``block`` that passes one of ``names`` to
-    a sink (of ``category``, when the guard's category is known)."""
+def _guard_target(
+    scope: _Scope,
+    hunk: Hunk,
+    block: _Block,
+    removed: HunkLine,
+    names: Sequence[str],
+    checked: Sequence[str],
+    category: Category | None,
+) -> tuple[HunkLine | None, int | None, str | None]:
+    """Where a deleted guard's finding goes: an added line that uses the guarded names (a
+    sink first); else the sink it guarded, anywhere below in its function (on that line when
+    the hunk shows it, else on the deletion point, naming the sink); else, for a guard of a
+    known category, the nearest added line. Also the sink's head line, and the wording."""
+    added = _added(hunk)
+    using = [ln for ln in added if uses(ln.text, names)]
+    sinks = [ln for ln in using if _is_guarded_sink(scope, category, ln.text)]
+    point = _deletion_point(hunk, block)
+    below = None
+    if point is not None and point.new_number is not None:
+        below = _sink_in_function(scope, point.new_number, checked, category)
+    target = _nearest(sinks, removed, hunk) or _nearest(using, removed, hunk)
+    if target is not None:
+        # Proved against the sink the guard stood before, when the added line is not one.
+        return target, None if target in sinks else below, None
+    if point is not None and below is not None:
+        shown = next((ln for ln in hunk.lines if ln.new_number == below), None)
+        if shown is not None:
+            return shown, below, "this unchanged line now runs without it"
+        text = _clip(scope.head_lines[below - 1], 80)
+        return point, below, f"the sink it guarded, line {below} `{text}`, now runs without it"
+    if category is not None:
+        return _nearest(added, removed, hunk), None, None
+    return None, None, None
+
+
+def _is_guarded_sink(scope: _Scope, category: Category | None, text: str) -> bool:
+    if category is not None:
+        return scope.cat.is_sink(scope.language, category, text)
+    return scope.cat.sink_category(scope.language, text) is not None
+
+
+def _deletion_point(hunk: Hunk, block: _Block) -> HunkLine | None:
+    """The first head line of the hunk after the deleted block (else the last one before)."""
     last = max(hunk.lines.index(ln) for ln in block.removed)
-    for line in hunk.lines[last + 1 :]:
-        if line.kind is not LineKind.CONTEXT or _is_comment(line.text):
-            continue
-        if not _uses(line.text, names):
-            continue
-        if category is not None and scope.cat.is_sink(scope.language, category, line.text):
-            return line
-        if category is None and scope.cat.sink_category(scope.language, line.text):
-            return line
+    after = [ln for ln in hunk.lines[last + 1 :] if ln.new_number is not None]
+    before = [ln for ln in hunk.lines[:last] if ln.new_number is not None]
+    return after[0] if after else (before[-1] if before else None)
+
+
+def _sink_in_function(
+    scope: _Scope, start: int, names: Sequence[str], category: Category | None
+) -> int | None:
+    """The first head line from ``start`` to the end of its function that passes one of
+    ``names`` to a sink (of ``category`` when known)."""
+    shape = scope.proof.shape
+    function = shape.function_name(start)
+    if function is None or not names:
+        return None
+    for number in range(start, len(scope.head_lines) + 1):
+        if shape.function_name(number) != function:
+            return None
+        text = scope.head_lines[number - 1]
+        if not _is_comment(text) and uses(text, names) and _is_guarded_sink(scope, category, text):
+            return number
     return None
+
+
+def _guard_kept(
+    scope: _Scope,
+    entry: Protection,
+    category: Category,
+    condition: str,
+    checked: Sequence[str],
+    sink: int,
+) -> str | None:
+    """The proof that the deleted guard still stands before head line ``sink``: the same
+    check (same protection, same operators, every checked name) dominating it in its
+    function, or a protection at least as strong on the sink's line or dominating it."""
+    proof = scope.proof
+    for number in range(sink - 1, 0, -1):
+        if proof.shape.function_name(number) != proof.shape.function_name(sink):
+            break
+        text = proof.text(number)
+        if (
+            re.search(entry.protection, text)
+            and polarity(text) == polarity(condition)
+            and proof.shape.dominates(number, sink)
+            and proof.valid_guard(number, category, 1, checked, every=True)
+        ):
+            return f"the same check on line {number} `{_clip(text, 80)}` still dominates it"
+    found = proof.guard_over(category, sink, checked, entry.strength, every=True)
+    if found is not None:
+        return f"the check on line {found} `{_clip(proof.text(found), 80)}` dominates it"
+    return proof.protects(category, proof.text(sink), entry.strength, checked)
 
 
 def _secret_default(
