@@ -135,7 +135,9 @@ def fails(condition: str) -> bool:
 def _code(text: str) -> str:
     """``text`` with the contents of its string literals blanked (a name inside a query's
     text is not the variable)."""
-    return re.sub(r"\"(?:[^\"\\]|\\.)*+\"|'(?:[^'\\]|\\.)*+'|`[^`]*+`", '""', text)
+    # An unclosed literal runs to the end: every match then consumes, so a run of quotes and
+    # backslashes is read once, not once per quote.
+    return re.sub(r"\"(?:[^\"\\]|\\.)*+\"?|'(?:[^'\\]|\\.)*+'?|`[^`]*+`?", '""', text)
 
 
 def polarity(condition: str) -> list[str]:

@@ -25,7 +25,8 @@ _BRACE_DEF = re.compile(
 )
 _CONTROL = frozenset(["if", "for", "while", "switch", "catch", "with", "return", "else"])
 # String literals and comments, whose braces are not the code's.
-_NOISE = re.compile(r"\"(?:[^\"\\\n]|\\.)*+\"|'(?:[^'\\\n]|\\.)*+'|`(?:[^`\\]|\\.)*+`|//.*")
+# An unclosed literal runs to the end of the line, so that every match consumes what it tries.
+_NOISE = re.compile(r"\"(?:[^\"\\\n]|\\.)*+\"?|'(?:[^'\\\n]|\\.)*+'?|`(?:[^`\\]|\\.)*+`?|//.*")
 
 
 @dataclass(frozen=True, slots=True)
