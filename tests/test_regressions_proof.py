@@ -345,3 +345,26 @@ def test_a_python_guard_deleted_far_above_a_send_file_is_reported() -> None:
     assert [(r.line, r.category) for r in found] == [
         (_line_of(head, "step0()"), Category.PATH_TRAVERSAL)
     ], found
+
+
+def test_a_guard_whose_names_are_gone_is_reported_on_the_sink_the_change_added() -> None:
+    """The change renames everything the guard checked: the added sink of its category is
+    where the unchecked value now goes (not merely the nearest added line)."""
+    base = (
+        "def store(folder, name, data):\n"
+        "    target = os.path.normpath(os.path.join(folder, name))\n"
+        "    if not target.startswith(folder):\n"
+        "        return False\n"
+        "    write(target, data)\n"
+    )
+    head = (
+        "def store(folder, name, data):\n"
+        "    fn = name.replace('/', '+')\n"
+        "    log.info('storing %s', fn)\n"
+        "    with open(folder + '/' + fn, 'wb') as out:\n"
+        "        out.write(data)\n"
+    )
+    found = _live("app/store.py", base, head)
+    assert (_line_of(head, "with open("), Category.PATH_TRAVERSAL) in [
+        (r.line, r.category) for r in found
+    ], found

@@ -648,7 +648,10 @@ def _guard_target(
         text = _clip(scope.head_lines[below - 1], 80)
         return point, below, f"the sink it guarded, line {below} `{text}`, now runs without it"
     if category is not None:
-        return _nearest(added, removed, hunk), None, None
+        # No line uses the guarded names any more: a sink of the guard's category that the
+        # change added is the likeliest place the unchecked value now reaches.
+        added_sinks = [ln for ln in added if _is_guarded_sink(scope, category, ln.text)]
+        return _nearest(added_sinks, removed, hunk) or _nearest(added, removed, hunk), None, None
     return None, None, None
 
 
