@@ -368,3 +368,64 @@ def test_a_guard_whose_names_are_gone_is_reported_on_the_sink_the_change_added()
     assert (_line_of(head, "with open("), Category.PATH_TRAVERSAL) in [
         (r.line, r.category) for r in found
     ], found
+
+
+# --- a sanitiser only deleted reports at its sink, however far below ----------------------------
+
+ESCAPED_FAR = (
+    "package page\n\nfunc title(w io.Writer, name string) {\n"
+    "\tsafe := name\n\tsafe = html.EscapeString(safe)\n"
+    + "".join(f'\tstep("{i}")\n' for i in range(8))
+    + '\tfmt.Fprintf(w, "<h1>%s</h1>", safe)\n}\n'
+)
+
+
+def test_a_sanitiser_deleted_far_above_its_sink_is_reported_at_the_deletion() -> None:
+    head = ESCAPED_FAR.replace("\tsafe = html.EscapeString(safe)\n", "")
+    change = _change("page/title.go", ESCAPED_FAR, head)
+    found = [r for r in find_regressions(change, head) if not r.silenced]
+    sink = _line_of(head, "fmt.Fprintf")
+    assert [(r.line, r.category) for r in found] == [(_line_of(head, 'step("0")'), Category.XSS)]
+    assert change.in_hunk(found[0].line) and not change.in_hunk(sink)
+    assert f"line {sink}" in found[0].detail
+
+
+def test_a_sanitiser_deleted_above_a_sink_nested_further_down_is_reported() -> None:
+    base = ESCAPED_FAR.replace(
+        '\tfmt.Fprintf(w, "<h1>%s</h1>", safe)\n',
+        '\tif ok {\n\t\tfmt.Fprintf(w, "%s", safe)\n\t}\n',
+    )
+    head = base.replace("\tsafe = html.EscapeString(safe)\n", "")
+    assert [r.category for r in _live("page/title.go", base, head)] == [Category.XSS]
+
+
+def test_a_sanitiser_deleted_whose_value_only_another_function_writes_is_quiet() -> None:
+    base = ESCAPED_FAR.replace(
+        '\tfmt.Fprintf(w, "<h1>%s</h1>", safe)\n}\n',
+        "\tlog.Print(safe)\n}\n\nfunc other(w io.Writer, safe string) {\n"
+        '\tfmt.Fprintf(w, "<h1>%s</h1>", safe)\n}\n',
+    )
+    head = base.replace("\tsafe = html.EscapeString(safe)\n", "")
+    assert _live("page/title.go", base, head) == []
+
+
+def test_a_sanitiser_deleted_but_applied_again_before_the_sink_is_kept() -> None:
+    base = ESCAPED_FAR
+    head = base.replace("\tsafe = html.EscapeString(safe)\n", "").replace(
+        '\tstep("7")\n', '\tstep("7")\n\tsafe = html.EscapeString(safe)\n'
+    )
+    assert _live("page/title.go", base, head) == []
+
+
+def test_a_sanitiser_applied_again_but_overwritten_before_the_sink_is_reported() -> None:
+    head = ESCAPED_FAR.replace("\tsafe = html.EscapeString(safe)\n", "").replace(
+        '\tstep("7")\n', '\tstep("7")\n\tsafe = html.EscapeString(safe)\n\tsafe = name\n'
+    )
+    assert Category.XSS in [r.category for r in _live("page/title.go", ESCAPED_FAR, head)]
+
+
+def test_a_sanitiser_applied_again_in_a_branch_only_is_reported() -> None:
+    head = ESCAPED_FAR.replace("\tsafe = html.EscapeString(safe)\n", "").replace(
+        '\tstep("7")\n', '\tstep("7")\n\tif short {\n\t\tsafe = html.EscapeString(safe)\n\t}\n'
+    )
+    assert Category.XSS in [r.category for r in _live("page/title.go", ESCAPED_FAR, head)]

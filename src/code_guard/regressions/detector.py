@@ -132,6 +132,9 @@ class _Scope:
         line assigns, before the next sink that uses it) dominating it in its function."""
         if target.new_number is None:
             return None
+        cleaned = self._cleaned_before(category, target.new_number, names, strength)
+        if cleaned is not None:
+            return f"line {cleaned} `{_clip(self.proof.text(cleaned))}` cleans the value first"
         found = self.proof.guard_over(category, target.new_number, names, strength, every=False)
         if found is not None:
             return f"the guard on line {found} `{_clip(self.proof.text(found))}` dominates it"
@@ -145,6 +148,25 @@ class _Scope:
         if found is None:
             return None
         return f"the guard on line {found} `{_clip(self.proof.text(found))}` dominates its sink"
+
+    def _cleaned_before(
+        self, category: Category, line: int, names: Sequence[str], strength: int
+    ) -> int | None:
+        """The head line that last assigns one of ``names`` before ``line`` in its function,
+        when it assigns it from a protection of ``category`` and runs on every path to it."""
+        shape = self.proof.shape
+        function = shape.function_name(line)
+        for number in range(line - 1, 0, -1):
+            if function is None or shape.function_name(number) != function:
+                return None
+            text = self.head_lines[number - 1]
+            assigned = ASSIGNED.match(text)
+            if assigned is None or assigned.group(1) not in names:
+                continue
+            # The last assignment decides: a clean one overwritten later proves nothing.
+            protected = self.proof.protects_directly(category, text, strength) is not None
+            return number if protected and shape.dominates(number, line) else None
+        return None
 
     def _next_sink(self, line: int, name: str, category: Category) -> int | None:
         """The first head line after ``line``, in its function, passing ``name`` to a sink."""
@@ -437,7 +459,10 @@ def _first_argument(inner: str) -> str:
     return inner.strip()
 
 
-_Found = tuple[HunkLine, Category, bool, bool, str | None]
+# Where a sanitiser went missing: the line to report, its category, the evidence, whether it
+# is an unchanged line, the proof that the value is still protected (None: nothing proves it),
+# and the wording of where (None: the usual one).
+_Found = tuple[HunkLine, Category, bool, bool, str | None, str | None]
 
 
 def _unwrapped(
@@ -481,7 +506,7 @@ def _unwrapped(
             continue
         proof = scope.protects(cat, line.text, max(strength, 1), names)
         if proof is not None:
-            proven.append((line, cat, True, False, proof))
+            proven.append((line, cat, True, False, proof, None))
             continue
         score = (2 if line is paired else 0) + (
             1 if scope.cat.is_sink(scope.language, cat, line.text) else 0
@@ -491,7 +516,7 @@ def _unwrapped(
         if proven:
             return proven[0]
         if known and not replaced and not _added(hunk):
-            return _sink_below(scope, hunk, removed, names, category, strength)
+            return _sink_below(scope, hunk, block, names, category, strength)
         return None
     _, _, target = min(scored, key=lambda s: (s[0], s[1]))
     cat = _sanitised_category(scope, target, category, known)
@@ -499,32 +524,36 @@ def _unwrapped(
         return None
     sink = scope.cat.is_sink(scope.language, cat, target.text)
     strong = (known and (target is paired or sink)) or (not known and target is paired and sink)
-    return target, cat, strong, False, scope.guarded(cat, target, names, max(strength, 1))
+    return target, cat, strong, False, scope.guarded(cat, target, names, max(strength, 1)), None
 
 
 def _sink_below(
     scope: _Scope,
     hunk: Hunk,
-    removed: HunkLine,
+    block: _Block,
     names: Sequence[str],
     category: Category | None,
     strength: int,
 ) -> _Found | None:
-    """For a hunk that only deleted a known sanitiser's line: the first unchanged line below
-    it, within reach, that passes the value to a sink (strong evidence, on an unchanged line)."""
-    at = hunk.lines.index(removed)
-    for line in hunk.lines[at + 1 : at + 1 + _REACH]:
-        if line.kind is not LineKind.CONTEXT or _is_comment(line.text):
-            continue
-        if not uses(" ".join(line.text.split()), names):
-            continue
-        cat = _sanitised_category(scope, line, category, True)
-        if cat is not None and scope.cat.is_sink(scope.language, cat, line.text):
-            proof = scope.protects(cat, line.text, strength, names) or scope.guarded(
-                cat, line, names, strength
-            )
-            return line, cat, True, True, proof
-    return None
+    """For a hunk that only deleted a known sanitiser's line: the first line below it, in its
+    function, that passes the value to a sink (strong evidence). Reported there when the hunk
+    shows that line, else on the deletion point, naming the sink."""
+    point = _deletion_point(hunk, block)
+    if category is None or point is None or point.new_number is None:
+        return None
+    sink = _sink_in_function(scope, point.new_number, names, category)
+    if sink is None:
+        return None
+    text = scope.head_lines[sink - 1]
+    line = HunkLine(LineKind.CONTEXT, text, None, sink)
+    proof = scope.protects(category, text, strength, names) or scope.guarded(
+        category, line, names, strength
+    )
+    shown = next((ln for ln in hunk.lines if ln.new_number == sink), None)
+    if shown is not None:
+        return shown, category, True, True, proof, None
+    where = f"the sink it cleaned for, line {sink} `{_clip(text, 80)}`, now runs without it"
+    return point, category, True, True, proof, where
 
 
 def _sanitised_category(
@@ -554,10 +583,19 @@ def _sanitiser(
     found = _unwrapped(scope, hunk, block, removed, match, category, entry.strength)
     if found is None:
         return None
-    target, cat, strong, unchanged, kept = found
+    target, cat, strong, unchanged, kept, where = found
     title = f"Sanitiser removed: `{_name(match)}(...)` no longer cleans the value used here"
     return _make(
-        entry.id, removed, target, cat, strong, title, entry.why, unchanged=unchanged, kept=kept
+        entry.id,
+        removed,
+        target,
+        cat,
+        strong,
+        title,
+        entry.why,
+        unchanged=unchanged,
+        kept=kept,
+        where=where,
     )
 
 
@@ -572,7 +610,7 @@ def _generic_sanitiser(
     found = _unwrapped(scope, hunk, block, removed, match, hinted, 0)
     if found is None:
         return None
-    target, cat, strong, _, kept = found
+    target, cat, strong, _, kept, _ = found
     title = f"Sanitiser removed: `{_clip(name, 60)}(...)` no longer cleans the value used here"
     why = "The value now reaches the sink without the check or cleaning the helper did."
     return _make(GENERIC_ID, removed, target, cat, strong, title, why, kept=kept)
