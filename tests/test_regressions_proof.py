@@ -429,3 +429,67 @@ def test_a_sanitiser_applied_again_in_a_branch_only_is_reported() -> None:
         '\tstep("7")\n', '\tstep("7")\n\tif short {\n\t\tsafe = html.EscapeString(safe)\n\t}\n'
     )
     assert Category.XSS in [r.category for r in _live("page/title.go", ESCAPED_FAR, head)]
+
+
+# --- the same call kept on the value, a guard of no sink -------------------------------------
+
+LINK = """package render
+
+func link(w io.Writer, d []byte) {
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape(d, true)))
+}
+"""
+
+
+def test_the_same_escape_kept_at_the_sink_of_a_new_variable_is_kept() -> None:
+    head = LINK.replace(
+        "\t_, _ = w.Write(util.EscapeHTML(util.URLEscape(d, true)))\n",
+        "\tdest := util.URLEscape(d, true)\n\t_, _ = w.Write(util.EscapeHTML(dest))\n",
+    )
+    assert _live("render/link.go", LINK, head) == []
+
+
+def test_the_escape_dropped_from_the_new_variable_is_reported() -> None:
+    head = LINK.replace(
+        "\t_, _ = w.Write(util.EscapeHTML(util.URLEscape(d, true)))\n",
+        "\tdest := util.URLEscape(d, true)\n\t_, _ = w.Write(dest)\n",
+    )
+    assert [r.category for r in _live("render/link.go", LINK, head)] == [Category.XSS]
+
+
+def test_the_escape_called_on_the_new_variable_but_thrown_away_is_reported() -> None:
+    head = LINK.replace(
+        "\t_, _ = w.Write(util.EscapeHTML(util.URLEscape(d, true)))\n",
+        "\tdest := util.URLEscape(d, true)\n\tutil.EscapeHTML(dest)\n\t_, _ = w.Write(dest)\n",
+    )
+    assert [r.category for r in _live("render/link.go", LINK, head)] == [Category.XSS]
+
+
+RETURN_URL = """package auth
+
+func (e Endpoint) valid(returnUrl string) bool {
+	if !strings.HasPrefix(returnUrl, e.external) {
+		return false
+	}
+	return true
+}
+"""
+
+
+def test_a_prefix_check_that_stood_before_no_sink_is_not_a_path_guard() -> None:
+    head = RETURN_URL.replace(
+        "\tif !strings.HasPrefix(returnUrl, e.external) {\n",
+        "\tparsed, err := url.Parse(returnUrl)\n\tif err != nil || parsed.Host != e.external {\n",
+    )
+    assert _live("auth/valid.go", RETURN_URL, head) == []
+
+
+def test_a_prefix_check_that_stood_before_a_file_sink_is_reported() -> None:
+    base = RETURN_URL.replace(
+        "\treturn true\n", "\t_, err := os.Open(returnUrl)\n\treturn err == nil\n"
+    )
+    head = base.replace(
+        "\tif !strings.HasPrefix(returnUrl, e.external) {\n",
+        '\tparsed, err := url.Parse(returnUrl)\n\tif err != nil || parsed.Host == "" {\n',
+    )
+    assert Category.PATH_TRAVERSAL in [r.category for r in _live("auth/valid.go", base, head)]

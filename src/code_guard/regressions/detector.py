@@ -34,6 +34,7 @@ from code_guard.regressions.proofs import (
     IF,
     Head,
     call_argument,
+    discarded,
     fails,
     guard_names,
     polarity,
@@ -125,7 +126,12 @@ class _Scope:
         return self._base_proof
 
     def guarded(
-        self, category: Category, target: HunkLine, names: Sequence[str], strength: int
+        self,
+        category: Category,
+        target: HunkLine,
+        names: Sequence[str],
+        strength: int,
+        callee: str = "",
     ) -> str | None:
         """Why the head still checks the value ``target`` uses (the protection became a guard
         there), or None: a guard of ``category`` on one of ``names`` (or on the variable the
@@ -144,6 +150,12 @@ class _Scope:
         sink = self._next_sink(target.new_number, assigned.group(1), category)
         if sink is None:
             return None
+        value, text = [assigned.group(1)], self.head_lines[sink - 1]
+        if self.same_call(callee, text, value):
+            return f"its sink on line {sink} still applies `{callee}` to it"
+        kept = self.proof.protects(category, text, strength, value)
+        if kept is not None:
+            return f"its sink on line {sink}: {kept}"
         found = self.proof.guard_over(category, sink, [assigned.group(1)], strength, every=True)
         if found is None:
             return None
@@ -167,6 +179,16 @@ class _Scope:
             protected = self.proof.protects_directly(category, text, strength) is not None
             return number if protected and shape.dominates(number, line) else None
         return None
+
+    def same_call(self, callee: str, text: str, names: Sequence[str]) -> bool:
+        """True when ``text`` still applies the removed call ``callee`` to one of ``names``:
+        the protection that was there, whatever it is, was not taken away."""
+        if not callee or discarded(text):
+            return False  # a call whose result is thrown away cleans nothing
+        for call in re.finditer(rf"(?<![\w.]){re.escape(callee)}\s*\(", text):
+            if uses(call_argument(text, call.end()), names):
+                return True
+        return False
 
     def _next_sink(self, line: int, name: str, category: Category) -> int | None:
         """The first head line after ``line``, in its function, passing ``name`` to a sink."""
@@ -473,11 +495,12 @@ def _unwrapped(
     match: re.Match[str],
     category: Category | None,
     strength: int,
+    callee: str = "",
 ) -> _Found | None:
-    """Where a sanitiser call ``match`` on ``removed`` went missing: the added line that uses
-    its argument (or the value it produced) without it, its category, the evidence, whether
-    the line is an unchanged one (the hunk only deleted the sanitiser), and the proof that the
-    value is still protected there (None when nothing proves it)."""
+    """Where a sanitiser call ``match`` (``callee``) on ``removed`` went missing: the added
+    line that uses its argument (or the value it produced) without it, its category, the
+    evidence, whether the line is an unchanged one (the hunk only deleted the sanitiser), and
+    the proof that the value is still protected there (None when nothing proves it)."""
     known = category is not None and strength > 0
     inner = call_argument(removed.text, match.end())
     if not IDENT.search(inner) or inner.startswith(("'", '"', "`")):
@@ -505,6 +528,8 @@ def _unwrapped(
         if cat is None:
             continue
         proof = scope.protects(cat, line.text, max(strength, 1), names)
+        if proof is None and scope.same_call(callee, line.text, names):
+            proof = f"it still applies `{callee}` to the value"
         if proof is not None:
             proven.append((line, cat, True, False, proof, None))
             continue
@@ -524,7 +549,8 @@ def _unwrapped(
         return None
     sink = scope.cat.is_sink(scope.language, cat, target.text)
     strong = (known and (target is paired or sink)) or (not known and target is paired and sink)
-    return target, cat, strong, False, scope.guarded(cat, target, names, max(strength, 1)), None
+    kept = scope.guarded(cat, target, names, max(strength, 1), callee)
+    return target, cat, strong, False, kept, None
 
 
 def _sink_below(
@@ -580,7 +606,8 @@ def _sanitiser(
     if match is None:
         return None
     category = None if entry.category == DERIVE else Category(entry.category)
-    found = _unwrapped(scope, hunk, block, removed, match, category, entry.strength)
+    callee = match.group(0).rstrip("(").strip()
+    found = _unwrapped(scope, hunk, block, removed, match, category, entry.strength, callee)
     if found is None:
         return None
     target, cat, strong, unchanged, kept, where = found
@@ -607,7 +634,7 @@ def _generic_sanitiser(
         return None
     name = match.group(0).rstrip("(")
     hinted = scope.cat.hinted(name)
-    found = _unwrapped(scope, hunk, block, removed, match, hinted, 0)
+    found = _unwrapped(scope, hunk, block, removed, match, hinted, 0, name)
     if found is None:
         return None
     target, cat, strong, _, kept, _ = found
@@ -675,7 +702,11 @@ def _guard_target(
     below = None
     if point is not None and point.new_number is not None:
         below = _sink_in_function(scope, point.new_number, checked, category)
-    target = _nearest(sinks, removed, hunk) or _nearest(using, removed, hunk)
+    target = _nearest(sinks, removed, hunk)
+    if target is None and (category is None or _base_sink(scope, removed, checked, category)):
+        # An added line that uses the names but is no sink: evidence only when the guard did
+        # stand before a sink of its category in the base (a prefix check of a URL did not).
+        target = _nearest(using, removed, hunk)
     if target is not None:
         # Proved against the sink the guard stood before, when the added line is not one.
         return target, None if target in sinks else below, None
@@ -685,12 +716,29 @@ def _guard_target(
             return shown, below, "this unchanged line now runs without it"
         text = _clip(scope.head_lines[below - 1], 80)
         return point, below, f"the sink it guarded, line {below} `{text}`, now runs without it"
-    if category is not None:
+    if category is not None and _base_sink(scope, removed, checked, category):
         # No line uses the guarded names any more: a sink of the guard's category that the
         # change added is the likeliest place the unchecked value now reaches.
         added_sinks = [ln for ln in added if _is_guarded_sink(scope, category, ln.text)]
         return _nearest(added_sinks, removed, hunk) or _nearest(added, removed, hunk), None, None
     return None, None, None
+
+
+def _base_sink(scope: _Scope, removed: HunkLine, names: Sequence[str], category: Category) -> bool:
+    """True when, in the base, a line below the removed guard in its function passed one of
+    ``names`` to a sink of ``category``: the guard did guard one (a prefix check of some
+    other value is no evidence of a sink to report)."""
+    if removed.old_number is None or not names:
+        return False
+    base = scope.base_proof
+    function = base.shape.function_name(removed.old_number)
+    for number in range(removed.old_number + 1, len(base.lines) + 1):
+        if function is None or base.shape.function_name(number) != function:
+            return False
+        text = base.text(number)
+        if uses(text, names) and scope.cat.is_sink(scope.language, category, text):
+            return True
+    return False
 
 
 def _is_guarded_sink(scope: _Scope, category: Category | None, text: str) -> bool:

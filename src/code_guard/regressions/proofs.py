@@ -145,7 +145,7 @@ def polarity(condition: str) -> list[str]:
     return sorted(m.group(0) for m in _POLARITY.finditer(condition))
 
 
-def _discarded(text: str) -> bool:
+def discarded(text: str) -> bool:
     """True when ``text`` is a bare call statement: whatever it computes is thrown away."""
     stripped = text.strip()
     return (
@@ -191,7 +191,7 @@ class Head:
     ) -> str | None:
         """Why ``text`` (the line a protected value reaches) still protects it, or None."""
         in_text = category is Category.SQL_INJECTION and self._in_query_text(text, names)
-        entry = None if _discarded(text) else self.protects_directly(category, text, strength)
+        entry = None if discarded(text) else self.protects_directly(category, text, strength)
         # With the value written into the query's text, placeholders elsewhere bind nothing.
         if entry is not None and not (in_text and entry.kind is Kind.SAFE_TWIN):
             return f"it applies `{entry.id}`, as strong as the protection taken away"
