@@ -493,3 +493,11 @@ def test_a_prefix_check_that_stood_before_a_file_sink_is_reported() -> None:
         '\tparsed, err := url.Parse(returnUrl)\n\tif err != nil || parsed.Host == "" {\n',
     )
     assert Category.PATH_TRAVERSAL in [r.category for r in _live("auth/valid.go", base, head)]
+
+
+def test_a_value_read_through_a_safe_api_is_not_a_cleaned_value() -> None:
+    """`.text()` is a safe way to write text, not a sanitiser: a value read with it and then
+    written as HTML is not cleaned by it."""
+    base = "function show(self) {\n  var text = self.text();\n  $('#m').html(_.escape(text));\n}\n"
+    head = base.replace("_.escape(text)", "text")
+    assert [r.category for r in _live("web/show.js", base, head)] == [Category.XSS]

@@ -85,6 +85,9 @@ class Protection(_Frozen):
     # of a protection only when it is at least as strong (a containment check or bound
     # parameters may replace an escape or a Clean; a Clean may not replace a containment check).
     strength: Annotated[int, Field(ge=1, le=3)] = 2
+    # The pattern also matches checks of other things (a string prefix test): removing it is
+    # evidence only where the base shows it stood before a sink of its category.
+    ambiguous: bool = False
     severity: Severity
     confidence: Annotated[float, Field(gt=0.0, le=1.0)]
     why: Pattern

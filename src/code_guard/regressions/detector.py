@@ -176,7 +176,9 @@ class _Scope:
             if assigned is None or assigned.group(1) not in names:
                 continue
             # The last assignment decides: a clean one overwritten later proves nothing.
-            protected = self.proof.protects_directly(category, text, strength) is not None
+            protected = (
+                self.proof.protects_directly(category, text, strength, cleans=True) is not None
+            )
             return number if protected and shape.dominates(number, line) else None
         return None
 
@@ -658,14 +660,20 @@ def _guard(
         return None
     names = [n for n in checked if len(n) > 1]
     category = None if entry.category == DERIVE else Category(entry.category)
-    target, sink, where = _guard_target(scope, hunk, block, removed, names, checked, category)
+    target, sink, where = _guard_target(scope, hunk, block, removed, entry, names, checked)
     if target is None or target.new_number is None:
         return None
     sink = sink or target.new_number
     cat = category or scope.cat.sink_category(scope.language, scope.head_lines[sink - 1])
     if cat is None:
         return None
-    strong = where is not None or scope.cat.is_sink(scope.language, cat, target.text)
+    # Strong when the line is the sink, or uses the guarded values; weak when it is only the
+    # change's nearest line.
+    strong = (
+        where is not None
+        or scope.cat.is_sink(scope.language, cat, target.text)
+        or uses(target.text, names)
+    )
     kept = _guard_kept(scope, entry, cat, condition, checked, sink)
     title = f"Guard removed: the check `{_clip(condition, 80)}` no longer stops bad input"
     return _make(
@@ -687,14 +695,15 @@ def _guard_target(
     hunk: Hunk,
     block: _Block,
     removed: HunkLine,
+    entry: Protection,
     names: Sequence[str],
     checked: Sequence[str],
-    category: Category | None,
 ) -> tuple[HunkLine | None, int | None, str | None]:
     """Where a deleted guard's finding goes: an added line that uses the guarded names (a
     sink first); else the sink it guarded, anywhere below in its function (on that line when
     the hunk shows it, else on the deletion point, naming the sink); else, for a guard of a
     known category, the nearest added line. Also the sink's head line, and the wording."""
+    category = None if entry.category == DERIVE else Category(entry.category)
     added = _added(hunk)
     using = [ln for ln in added if uses(ln.text, names)]
     sinks = [ln for ln in using if _is_guarded_sink(scope, category, ln.text)]
@@ -703,7 +712,8 @@ def _guard_target(
     if point is not None and point.new_number is not None:
         below = _sink_in_function(scope, point.new_number, checked, category)
     target = _nearest(sinks, removed, hunk)
-    if target is None and (category is None or _base_sink(scope, removed, checked, category)):
+    evidence = not entry.ambiguous or _base_sink(scope, removed, checked, category)
+    if target is None and evidence:
         # An added line that uses the names but is no sink: evidence only when the guard did
         # stand before a sink of its category in the base (a prefix check of a URL did not).
         target = _nearest(using, removed, hunk)
@@ -716,7 +726,7 @@ def _guard_target(
             return shown, below, "this unchanged line now runs without it"
         text = _clip(scope.head_lines[below - 1], 80)
         return point, below, f"the sink it guarded, line {below} `{text}`, now runs without it"
-    if category is not None and _base_sink(scope, removed, checked, category):
+    if category is not None and evidence and _base_sink(scope, removed, checked, category):
         # No line uses the guarded names any more: a sink of the guard's category that the
         # change added is the likeliest place the unchecked value now reaches.
         added_sinks = [ln for ln in added if _is_guarded_sink(scope, category, ln.text)]
@@ -724,7 +734,9 @@ def _guard_target(
     return None, None, None
 
 
-def _base_sink(scope: _Scope, removed: HunkLine, names: Sequence[str], category: Category) -> bool:
+def _base_sink(
+    scope: _Scope, removed: HunkLine, names: Sequence[str], category: Category | None
+) -> bool:
     """True when, in the base, a line below the removed guard in its function passed one of
     ``names`` to a sink of ``category``: the guard did guard one (a prefix check of some
     other value is no evidence of a sink to report)."""
@@ -736,7 +748,7 @@ def _base_sink(scope: _Scope, removed: HunkLine, names: Sequence[str], category:
         if function is None or base.shape.function_name(number) != function:
             return False
         text = base.text(number)
-        if uses(text, names) and scope.cat.is_sink(scope.language, category, text):
+        if uses(text, names) and _is_guarded_sink(scope, category, text):
             return True
     return False
 

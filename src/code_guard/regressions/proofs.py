@@ -173,9 +173,14 @@ class Head:
         """Head line ``number`` (1-based), or '' past the end."""
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
-    def protects_directly(self, category: Category, text: str, strength: int) -> Protection | None:
-        """The catalogue protection of ``category`` ``text`` applies, at least ``strength``."""
+    def protects_directly(
+        self, category: Category, text: str, strength: int, *, cleans: bool = False
+    ) -> Protection | None:
+        """The catalogue protection of ``category`` ``text`` applies, at least ``strength``;
+        with ``cleans``, only a sanitiser (what a value is assigned from), not a safe API."""
         for entry in self.cat.for_language(self.language):
+            if cleans and entry.kind is not Kind.SANITISER:
+                continue
             if (
                 entry.category in (category, DERIVE)
                 and entry.kind is not Kind.SECRET_DEFAULT
@@ -276,7 +281,7 @@ class Head:
                 assigned
                 and assigned.group(1) in names
                 and self.shape.dominates(line, number)
-                and self.protects_directly(category, text, strength) is not None
+                and self.protects_directly(category, text, strength, cleans=True) is not None
             ):
                 return True
         return self.guard_over(category, number, names, strength, every=True) is not None
