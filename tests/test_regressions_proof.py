@@ -501,3 +501,35 @@ def test_a_value_read_through_a_safe_api_is_not_a_cleaned_value() -> None:
     base = "function show(self) {\n  var text = self.text();\n  $('#m').html(_.escape(text));\n}\n"
     head = base.replace("_.escape(text)", "text")
     assert [r.category for r in _live("web/show.js", base, head)] == [Category.XSS]
+
+
+def test_a_raising_helper_that_checks_another_parameter_is_reported() -> None:
+    head = READ.replace(GUARD, "    check(root, path)\n") + (
+        "\n\ndef check(root, path):\n" + GUARD.replace("path.startswith", "root.startswith")
+    )
+    assert [r.category for r in _live("app/files.py", READ, head)] == [Category.PATH_TRAVERSAL]
+
+
+def test_a_raising_helper_called_in_a_branch_only_is_reported() -> None:
+    head = READ.replace(GUARD, "    if strict:\n        check(root, path)\n") + (
+        "\n\ndef check(root, path):\n" + GUARD.replace("name", "path")
+    )
+    assert [r.category for r in _live("app/files.py", READ, head)] == [Category.PATH_TRAVERSAL]
+
+
+def test_a_containment_check_on_another_value_does_not_replace_clean() -> None:
+    head = GO_OPEN.replace("filepath.Clean(name)", "name").replace(
+        "\treturn os.Open(p)\n",
+        '\tif !strings.HasPrefix(base, "/srv") {\n\t\treturn nil, errBadPath\n\t}\n'
+        "\treturn os.Open(p)\n",
+    )
+    assert [r.category for r in _live("store/open.go", GO_OPEN, head)] == [Category.PATH_TRAVERSAL]
+
+
+def test_the_same_escape_applied_to_another_value_is_reported() -> None:
+    head = LINK.replace(
+        "\t_, _ = w.Write(util.EscapeHTML(util.URLEscape(d, true)))\n",
+        "\tdest := util.URLEscape(d, true)\n\t_, _ = w.Write(util.EscapeHTML(title))\n"
+        "\t_, _ = w.Write(dest)\n",
+    )
+    assert Category.XSS in [r.category for r in _live("render/link.go", LINK, head)]
