@@ -797,9 +797,7 @@ def _guard_kept(
     check (same protection, same operators, every checked name) dominating it in its
     function, or a protection at least as strong on the sink's line or dominating it."""
     proof = scope.proof
-    for number in range(sink - 1, 0, -1):
-        if proof.shape.function_name(number) != proof.shape.function_name(sink):
-            break
+    for number in proof.above(sink):
         text = proof.text(number)
         if (
             re.search(entry.protection, text)

@@ -18,7 +18,8 @@ another variable, inverted, or in a branch the sink is not in) proves nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
 
 from code_guard.models import Category
 from code_guard.regressions.catalogue import DERIVE, Catalogue, Kind, Language, Protection
@@ -45,6 +46,7 @@ RECEIVER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.\w+\s*\(")
 ASSIGNED = re.compile(r"^\s*(?:(?:let|const|var)\s+)?([A-Za-z_][\w.]*)\s*(?::=|=(?!=))")
 _CALLED = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*\(")
 _RETURN = re.compile(r"^\s*return\b(.*)$")
+_STATEMENT_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(")
 # A returned expression that carries no value of the caller: literals, None, an error.
 _CONSTANT = re.compile(
     r"^\s*+(?:(?:None|nil|null|undefined|true|false|True|False|err|[eE]rr[A-Z]\w*+"
@@ -168,6 +170,27 @@ class Head:
             name = self.shape.names.get(number - 1)
             if name:
                 self._defs.setdefault(name, number)
+        # The lines a proof can stand on, found once: each query then visits only these.
+        self._ifs = [n for n, text in enumerate(self.lines, start=1) if IF.match(text)]
+        self._calls = [
+            n
+            for n, text in enumerate(self.lines, start=1)
+            if (call := _STATEMENT_CALL.match(text)) and call.group(1) in self._defs
+        ]
+        self._direct: dict[tuple[str, Category, int, bool], Protection | None] = {}
+
+    def above(self, sink: int, *, calls: bool = False) -> Iterator[int]:
+        """The ``if`` lines (or helper call statements) of ``sink``'s function above it,
+        nearest first."""
+        marks = self._calls if calls else self._ifs
+        header = self.shape.function[sink - 1] if 0 < sink <= len(self.lines) else -1
+        if header < 0:
+            return
+        for i in range(bisect_left(marks, sink) - 1, -1, -1):
+            if marks[i] <= header + 1:
+                return
+            if self.shape.function[marks[i] - 1] == header:
+                yield marks[i]
 
     def text(self, number: int) -> str:
         """Head line ``number`` (1-based), or '' past the end."""
@@ -178,6 +201,14 @@ class Head:
     ) -> Protection | None:
         """The catalogue protection of ``category`` ``text`` applies, at least ``strength``;
         with ``cleans``, only a sanitiser (what a value is assigned from), not a safe API."""
+        key = (text, category, strength, cleans)
+        if key not in self._direct:
+            self._direct[key] = self._find_direct(category, text, strength, cleans)
+        return self._direct[key]
+
+    def _find_direct(
+        self, category: Category, text: str, strength: int, cleans: bool
+    ) -> Protection | None:
         for entry in self.cat.for_language(self.language):
             if cleans and entry.kind is not Kind.SANITISER:
                 continue
@@ -337,12 +368,7 @@ class Head:
         """The head line of a guard on ``names`` that dominates head line ``sink`` in its
         function, or None. With ``same_as`` (a removed guard's line) it must also be the
         same check: the same operators, so an inverted check does not count."""
-        function = self.shape.function_name(sink)
-        if function is None:
-            return None
-        for number in range(sink - 1, 0, -1):
-            if self.shape.function_name(number) != function:
-                break
+        for number in self.above(sink):
             if not self.shape.dominates(number, sink):
                 continue
             text = self.text(number)
@@ -357,12 +383,9 @@ class Head:
     ) -> int | None:
         """A statement calling a head helper on ``names`` that raises unless its own guard
         on the matching parameters passes, dominating ``sink``."""
-        function = self.shape.function_name(sink)
-        for number in range(sink - 1, 0, -1):
-            if self.shape.function_name(number) != function:
-                break
+        for number in self.above(sink, calls=True):
             text = self.text(number)
-            call = re.match(r"^\s*([A-Za-z_]\w*)\s*\(", text)
+            call = _STATEMENT_CALL.match(text)
             if call is None or not self.shape.dominates(number, sink):
                 continue
             start = self._defs.get(call.group(1))

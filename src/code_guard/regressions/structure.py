@@ -38,6 +38,8 @@ class Layout:
     function: tuple[int, ...]
     names: dict[int, str]  # function header line -> the function's name ('' if anonymous)
     blank: tuple[bool, ...]
+    # Per line: the first later line that closes its block (shallower, not blank), or the end.
+    close: tuple[int, ...]
 
     def function_name(self, line: int) -> str | None:
         """The name of the function holding 1-based ``line``, or None outside any."""
@@ -53,10 +55,7 @@ class Layout:
             return False
         if self.function[g] < 0 or self.function[g] != self.function[s]:
             return False
-        level = self.depth[g]
-        if self.depth[s] < level:
-            return False
-        return all(self.blank[i] or self.depth[i] >= level for i in range(g + 1, s))
+        return self.depth[s] >= self.depth[g] and s < self.close[g]
 
     def body(self, line: int) -> range:
         """The 1-based lines nested under ``line`` (the body of its ``if``)."""
@@ -102,7 +101,21 @@ def _python(lines: list[str]) -> Layout:
         if found and not blank[i]:
             names[i] = found.group(1)
             stack.append((level, i))
-    return Layout(tuple(depth), tuple(function), names, tuple(blank))
+    return Layout(tuple(depth), tuple(function), names, tuple(blank), _closes(depth, blank))
+
+
+def _closes(depth: list[int], blank: list[bool]) -> tuple[int, ...]:
+    """For each line, the first later non-blank line shallower than it (one pass, a stack of
+    the lines whose block is still open), or the number of lines."""
+    close = [len(depth)] * len(depth)
+    open_lines: list[int] = []
+    for i, level in enumerate(depth):
+        if blank[i]:
+            continue
+        while open_lines and depth[open_lines[-1]] > level:
+            close[open_lines.pop()] = i
+        open_lines.append(i)
+    return tuple(close)
 
 
 def _braces(lines: list[str]) -> Layout:
@@ -132,7 +145,7 @@ def _braces(lines: list[str]) -> Layout:
                 stack.pop()
         if pending == i and "{" not in code and code.count("(") <= code.count(")"):
             pending = -1  # a function type or a declaration without a body
-    return Layout(tuple(depth), tuple(function), names, tuple(blank))
+    return Layout(tuple(depth), tuple(function), names, tuple(blank), _closes(depth, blank))
 
 
 def _header(code: str) -> str | None:
