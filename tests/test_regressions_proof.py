@@ -16,6 +16,7 @@ from code_guard.knowledge.regressions import TOOL
 from code_guard.models import AgentName, Category, Finding, Silencing
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.regressions.detector import Regression, find_regressions
+from code_guard.regressions.tool import RegressionTool
 from code_guard.request import ReviewRequest
 
 
@@ -533,3 +534,16 @@ def test_the_same_escape_applied_to_another_value_is_reported() -> None:
         "\t_, _ = w.Write(dest)\n",
     )
     assert Category.XSS in [r.category for r in _live("render/link.go", LINK, head)]
+
+
+def test_a_kept_guard_is_a_silenced_hit_of_the_tool_and_never_a_finding() -> None:
+    head = READ.replace("path.startswith(root + os.sep)", "path.startswith(root + os.path.sep)")
+    request = ReviewRequest(
+        change=parse_diff(_diff("app/files.py", READ, head)), contents={"app/files.py": head}
+    )
+    hits = RegressionTool().run_change(request, request.change.files)
+    assert [h.silenced for h in hits] == [Silencing.KEPT_PROTECTION.value], hits
+    assert "still dominates" in hits[0].message
+    assert _reviewed("app/files.py", READ, head) == []
+    gone = READ.replace(GUARD, "")
+    assert [f.category for f in _reviewed("app/files.py", READ, gone)] == [Category.PATH_TRAVERSAL]
