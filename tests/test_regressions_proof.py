@@ -547,3 +547,55 @@ def test_a_kept_guard_is_a_silenced_hit_of_the_tool_and_never_a_finding() -> Non
     assert _reviewed("app/files.py", READ, head) == []
     gone = READ.replace(GUARD, "")
     assert [f.category for f in _reviewed("app/files.py", READ, gone)] == [Category.PATH_TRAVERSAL]
+
+
+# --- a safe API or a protective argument is not kept by a copy elsewhere in the file ---------
+
+SETTINGS = """import yaml
+
+
+def read_settings(stream):
+    return yaml.safe_load(stream)
+
+
+def read_defaults(path):
+    with open(path) as handle:
+        return handle.read()
+"""
+
+
+def test_a_safe_api_swapped_on_the_same_value_is_reported_despite_a_copy_elsewhere() -> None:
+    head = SETTINGS.replace("yaml.safe_load(stream)", "yaml.load(stream)").replace(
+        "return handle.read()", "return yaml.safe_load(handle)"
+    )
+    found = _live("app/settings.py", SETTINGS, head)
+    assert [(r.line, r.category) for r in found] == [
+        (_line_of(head, "yaml.load(stream)"), Category.INSECURE_DESERIALIZATION)
+    ], found
+
+
+def test_a_safe_api_kept_on_its_value_beside_a_new_unsafe_call_is_left_to_other_rules() -> None:
+    head = SETTINGS.replace("return handle.read()", "return yaml.load(handle)")
+    assert _live("app/settings.py", SETTINGS, head) == []
+
+
+LOADER = SETTINGS.replace("yaml.safe_load(stream)", "yaml.load(stream, Loader=yaml.SafeLoader)")
+
+
+def test_a_protective_argument_dropped_is_reported_despite_a_copy_elsewhere() -> None:
+    head = LOADER.replace("yaml.load(stream, Loader=yaml.SafeLoader)", "yaml.load(stream)").replace(
+        "return handle.read()", "return yaml.load(handle, Loader=yaml.SafeLoader)"
+    )
+    found = _live("app/settings.py", LOADER, head)
+    assert [(r.line, r.category) for r in found] == [
+        (_line_of(head, "yaml.load(stream)"), Category.INSECURE_DESERIALIZATION)
+    ], found
+
+
+def test_a_protective_argument_flipped_is_reported_despite_a_copy_elsewhere() -> None:
+    head = LOADER.replace("Loader=yaml.SafeLoader)", "Loader=yaml.Loader)").replace(
+        "return handle.read()", "return yaml.load(handle, Loader=yaml.SafeLoader)"
+    )
+    assert [r.category for r in _live("app/settings.py", LOADER, head)] == [
+        Category.INSECURE_DESERIALIZATION
+    ]

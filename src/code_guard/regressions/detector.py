@@ -393,9 +393,12 @@ def _safe_twin(
     assert entry.unsafe is not None  # noqa: S101 - validated by the catalogue
     if re.search(entry.unsafe, removed.text):
         return None
-    if not (scope.lost(entry.protection) and scope.gained(entry.unsafe)):
-        return None
     paired = _paired(block, removed)
+    # A swap on the same value is its own proof; otherwise the file must hold the safe API
+    # less often and the unsafe one more often (an import list re-sorted moves both).
+    direct = _swapped_on_same_value(paired, removed, entry)
+    if not direct and not (scope.lost(entry.protection) and scope.gained(entry.unsafe)):
+        return None
     # The twin may sit a few lines off (an import list re-sorted): the block first, then the hunk.
     rest = [ln for ln in block.added if ln is not paired]
     ordered = ([paired] if paired else []) + rest
@@ -418,6 +421,22 @@ def _safe_twin(
     safe = re.search(entry.protection, removed.text)
     title = f"Safe API replaced by its unsafe twin: `{_name(safe)}` became `{_name(unsafe)}`"
     return _make(entry.id, removed, target, category, True, title, entry.why)
+
+
+def _swapped_on_same_value(paired: HunkLine | None, removed: HunkLine, entry: Protection) -> bool:
+    """True when the replacement calls the unsafe twin on the argument the removed line gave
+    the safe one: a swap no other copy of the safe call elsewhere in the file can excuse."""
+    if paired is None or entry.unsafe is None or re.search(entry.protection, paired.text):
+        return False
+    safe = re.search(entry.protection, removed.text)
+    unsafe = re.search(entry.unsafe, paired.text)
+    if safe is None or unsafe is None:
+        return False
+    if not (safe.group(0).endswith("(") and unsafe.group(0).endswith("(")):
+        return False
+    before = _first_argument(call_argument(removed.text, safe.end()))
+    after = _first_argument(call_argument(paired.text, unsafe.end()))
+    return bool(before) and before == after
 
 
 def _user_of_import(scope: _Scope, target: HunkLine) -> HunkLine:
@@ -444,8 +463,6 @@ def _protective_argument(
     scope: _Scope, hunk: Hunk, block: _Block, removed: HunkLine, entry: Protection
 ) -> Regression | None:
     assert entry.call is not None  # noqa: S101 - validated by the catalogue
-    if not scope.lost(entry.protection):
-        return None
     head_side = [*block.before, *block.added]
     base_side = [*block.before, *block.removed]
     if not any(re.search(entry.call, ln.text) for ln in base_side):
@@ -461,6 +478,11 @@ def _protective_argument(
         calls = [ln for ln in block.added if re.search(entry.call, ln.text)]
         target = paired or (calls[0] if calls else _nearest(block.added, removed, hunk))
     if target is None or re.search(entry.protection, target.text):
+        return None
+    # Flipped, or the same call rewritten without it: direct evidence. Only a guess at the
+    # nearest line needs the file to hold the argument fewer times than the base.
+    direct = flipped is not None or (target is paired and re.search(entry.call, target.text))
+    if not direct and not scope.lost(entry.protection):
         return None
     argument = _name(re.search(entry.protection, removed.text))
     how = "dropped"
