@@ -53,7 +53,8 @@ def _reviewed(path: str, base: str, head: str) -> list[Finding]:
 
 
 def _found(path: str, base: str, head: str) -> list[Regression]:
-    return find_regressions(_change(path, base, head), head)
+    """The live regressions (a protection proved kept is returned silenced, and left out)."""
+    return [r for r in find_regressions(_change(path, base, head), head) if not r.silenced]
 
 
 def _line_of(text: str, needle: str) -> int:

@@ -42,6 +42,9 @@ def _compiled(pattern: str) -> str:
 
 
 Pattern = Annotated[str, Field(min_length=1)]
+# A call's dotted name and its open parenthesis. Possessive, and only tried where no name
+# character precedes, so a line of one long name costs one pass, not one per position.
+_CALL = re.compile(r"(?<![\w.$])[A-Za-z_$][\w.$]*+\(")
 
 
 class _Frozen(BaseModel):
@@ -78,6 +81,13 @@ class Protection(_Frozen):
     unsafe: Pattern | None = None
     call: Pattern | None = None
     not_if: Pattern | None = None  # a removed line that also matches this is not the protection
+    # How strong the protection is within its category: a replacement silences the removal
+    # of a protection only when it is at least as strong (a containment check or bound
+    # parameters may replace an escape or a Clean; a Clean may not replace a containment check).
+    strength: Annotated[int, Field(ge=1, le=3)] = 2
+    # The pattern also matches checks of other things (a string prefix test): removing it is
+    # evidence only where the base shows it stood before a sink of its category.
+    ambiguous: bool = False
     severity: Severity
     confidence: Annotated[float, Field(gt=0.0, le=1.0)]
     why: Pattern
@@ -141,6 +151,19 @@ class Catalogue(_Frozen):
             if s.category is category and language in s.languages
             for p in s.patterns
         )
+
+    def generic_call(self, line: str) -> re.Match[str] | None:
+        """The first call on ``line`` whose name says it cleans or checks a value (the last
+        part of its dotted name holds a ``generic_sanitiser`` word), not ``generic_exclude``d;
+        the match spans the whole dotted name and its open parenthesis."""
+        for call in _CALL.finditer(line):
+            last = call.group(0)[:-1].rsplit(".", 1)[-1]
+            if re.search(self.generic_sanitiser, last) is None:
+                continue
+            exclude = self.generic_exclude
+            if exclude is None or re.search(exclude, call.group(0)) is None:
+                return call
+        return None
 
     def hinted(self, name: str) -> Category | None:
         """The category a helper's name points to, if any."""

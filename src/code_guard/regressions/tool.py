@@ -41,6 +41,7 @@ class RegressionTool(ChangeTool):
                     message=f"{found.title}\n{found.detail}",
                     tool_severity="HIGH" if found.strong else "LOW",
                     on_unchanged_line=found.unchanged,
+                    silenced=found.silenced,
                 )
                 for found in find_regressions(file, request.text_of(file.path))
             )
