@@ -362,6 +362,7 @@ def _summarise(
     facts.full = True
     if validators is not None:
         facts.validators = validators()
+        facts.cleans.clear()  # proved without the validators while the sources were found
     _summarise_parameters(calling, facts)
 
 
