@@ -1,6 +1,6 @@
 """Host validators of the taint check: a function whose body proves that it returns true only
 for a URL on the application's own host (the parsed target's netloc equal to the server's),
-in the file, and Django's ``same_origin``. Each shape that
+in the file or in another file of the change, and Django's ``same_origin``. Each shape that
 proves its case is silenced; each look-alike that does not is still reported."""
 
 from __future__ import annotations
@@ -72,6 +72,19 @@ def test_the_host_validator_in_the_same_file_silences(tmp_path: Path) -> None:
     assert reported(tmp_path, {"app.py": VALIDATOR + "\n\n" + ROUTES}) == []
 
 
+def test_the_host_validator_of_another_file_silences(tmp_path: Path) -> None:
+    files = {"pkg/helpers.py": VALIDATOR, "pkg/views.py": IMPORT + ROUTES}
+    assert reported(tmp_path, files) == []
+
+
+def test_the_host_validator_through_a_module_alias_silences(tmp_path: Path) -> None:
+    routes = ROUTES.replace("get_safe_redirect(", "h.get_safe_redirect(").replace(
+        "is_safe_redirect_url(", "h.is_safe_redirect_url("
+    )
+    files = {"pkg/helpers.py": VALIDATOR, "pkg/views.py": "import pkg.helpers as h\n" + routes}
+    assert reported(tmp_path, files) == []
+
+
 def test_without_the_validator_both_flows_are_reported(tmp_path: Path) -> None:
     routes = ROUTES.replace("get_safe_redirect(", "str(").replace(
         "next_url and is_safe_redirect_url(next_url)", "next_url"
@@ -117,7 +130,7 @@ UNPROVED = {
 
 
 @pytest.mark.parametrize("case", sorted(UNPROVED))
-@pytest.mark.parametrize("cross_file", [False])
+@pytest.mark.parametrize("cross_file", [False, True])
 def test_a_validator_that_does_not_prove_the_host_is_no_guard(
     tmp_path: Path, case: str, cross_file: bool
 ) -> None:
@@ -132,6 +145,64 @@ def test_a_validator_that_does_not_prove_the_host_is_no_guard(
         offset = validator.count("\n") + 2
     found = [(rule, line - offset) for _, rule, line in reported(tmp_path, files)]
     assert found == [("taint-open_redirect", 8), ("taint-open_redirect", 15)]
+
+
+def test_a_function_of_another_file_with_the_same_name_that_returns_true(tmp_path: Path) -> None:
+    helpers = """\
+def is_safe_redirect_url(url):
+    return True
+
+
+def get_safe_redirect(url):
+    if url and is_safe_redirect_url(url):
+        return url
+    return "/"
+"""
+    files = {"pkg/helpers.py": helpers, "pkg/views.py": IMPORT + ROUTES}
+    assert [line for _, _, line in reported(tmp_path, files)] == [9, 16]
+
+
+def test_a_fallback_from_the_request_is_no_sanitiser(tmp_path: Path) -> None:
+    fallbacks = ('request.args["home"]', "g.next_url", "session.next_url", "flask.request.path")
+    for index, fallback in enumerate(fallbacks):
+        helpers = (
+            VALIDATOR.replace("current_app.appbuilder.index_url", fallback)
+            .replace("import current_app, request", "import current_app, g, request, session")
+            .replace("import logging", "import logging\n\nimport flask")
+        )
+        name = f"pkg{index}"
+        imports = IMPORT.replace("pkg.", f"{name}.")
+        files = {f"{name}/helpers.py": helpers, f"{name}/views.py": imports + ROUTES}
+        assert [line for _, _, line in reported(tmp_path, files)] == [9], fallback
+
+
+def test_a_local_function_of_the_same_name_wins_over_the_import(tmp_path: Path) -> None:
+    local = "\n\ndef is_safe_redirect_url(url):\n    return url.startswith('/')\n"
+    files = {"pkg/helpers.py": VALIDATOR, "pkg/views.py": IMPORT + ROUTES + local}
+    assert [line for _, _, line in reported(tmp_path, files)] == [16]
+
+
+def test_an_imported_validator_whose_result_is_ignored_is_no_guard(tmp_path: Path) -> None:
+    routes = """\
+from flask import Flask, redirect, request
+
+app = Flask(__name__)
+
+
+@app.route("/logout")
+def logout():
+    next_url = request.args.get("next")
+    is_safe_redirect_url(next_url)
+    return redirect(next_url)
+"""
+    files = {"pkg/helpers.py": VALIDATOR, "pkg/views.py": IMPORT + routes}
+    assert [line for _, _, line in reported(tmp_path, files)] == [11]
+
+
+def test_a_rebound_import_is_not_the_validator(tmp_path: Path) -> None:
+    rebound = ROUTES.replace("app = Flask", "is_safe_redirect_url = lambda url: True\napp = Flask")
+    files = {"pkg/helpers.py": VALIDATOR, "pkg/views.py": IMPORT + rebound}
+    assert [line for _, _, line in reported(tmp_path, files)] == [17]
 
 
 def test_a_host_compared_with_a_name_bound_to_request_data_is_no_guard(tmp_path: Path) -> None:
