@@ -34,7 +34,7 @@ from code_guard.tools.python.formats import (
     word_test,
 )
 from code_guard.tools.python.nodes import walk
-from code_guard.tools.python.sanitisers import CATEGORIES, VALIDATORS, Names
+from code_guard.tools.python.sanitisers import CATEGORIES, SAME_ORIGIN, VALIDATORS, Names
 
 if TYPE_CHECKING:
     from code_guard.tools.python.guards import Validators
@@ -48,6 +48,7 @@ _HOSTS = frozenset({"ssrf", "open_redirect"})
 _PATH = frozenset({"path_traversal"})
 _URL_HOST_PARTS = frozenset({"netloc", "hostname", "host"})
 _URL_PARSERS = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
+_URL_JOIN = "urllib.parse.urljoin"
 _NORMALISERS = frozenset(
     {"os.path.realpath", "os.path.abspath", "os.path.normpath", "posixpath.realpath",
      "posixpath.abspath", "posixpath.normpath"}
@@ -179,16 +180,22 @@ class Scope:
         """The value of a name assigned exactly once (by ``=``), or None."""
         return self.values.get(name) if len(self.assigned.get(name, ())) == 1 else None
 
-    def trusted(self, node: ast.AST) -> bool:
-        """Whether ``node`` holds no request data: no tainted name, and of the request at
-        most the application's own host."""
+    def trusted(self, node: ast.AST, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether ``node`` holds no request data: no tainted name, of the request at most
+        the application's own host, and a name of the function only when it is bound once,
+        by ``=``, to such a value (``host = urlparse(request.host_url)``; not one bound to
+        ``request.args``, nor one bound twice)."""
         for child in walk(node):
             if not isinstance(child, ast.Name):
                 continue
-            if child.id in self.untrusted:
+            if child.id in self.untrusted or child.id in seen:
                 return False
             if child.id in ("request", "req") and not _own_host(child, node):
                 return False
+            if child.id in self.assigned and child.id not in self.params:
+                value = self.single(child.id)
+                if value is None or not self.trusted(value, seen | {child.id}):
+                    return False
         return True
 
     def allow_list(self, node: ast.AST) -> bool:
@@ -349,11 +356,42 @@ def _allowed(value: ast.AST, scope: Scope) -> Vetted:
 
 
 def _parsed_url(node: ast.AST, scope: Scope) -> ast.AST | None:
-    """The value a URL parser was given, for ``urlparse(x)`` or a name bound once to it."""
+    """The value a URL parser was given, for ``urlparse(x)`` or a name bound once to it;
+    for ``urlparse(urljoin(BASE, x))``, BASE the application's own, ``x``: the joined URL's
+    host is ``x``'s when ``x`` names one, else BASE's."""
     node = scope.resolved(node)
     if isinstance(node, ast.Call) and node.args and scope.names.qualified(node) in _URL_PARSERS:
-        return node.args[0]
+        return joined_target(node.args[0], scope)
     return None
+
+
+def joined_target(node: ast.AST, scope: Scope) -> ast.AST:
+    """``x`` for a URL resolved against the application's own (``urljoin(BASE, x)``,
+    ``request.build_absolute_uri(x)``), or a name bound once to one; else ``node``."""
+    value = scope.resolved(node)
+    if not isinstance(value, ast.Call) or value.keywords:
+        return node
+    if scope.names.qualified(value) == _URL_JOIN and len(value.args) == 2:
+        base, target = value.args
+        return target if scope.trusted(base) else node
+    if own_url(value, scope) is False and len(value.args) == 1:
+        return value.args[0]
+    return node
+
+
+def own_url(node: ast.AST, scope: Scope) -> bool | None:
+    """True for the URL of the request itself (``request.build_absolute_uri()``), whose
+    host is the application's own; False for ``request.build_absolute_uri(x)``; else None."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "build_absolute_uri"):
+        return None
+    if not (isinstance(func.value, ast.Name) and func.value.id in ("request", "req")):
+        return None
+    if func.value.id in scope.assigned:
+        return None  # a `request` the function made itself
+    return not node.args
 
 
 def _normalised(node: ast.AST, scope: Scope) -> ast.AST | None:
@@ -401,10 +439,13 @@ def _call(call: ast.Call, scope: Scope) -> Vetted:
         if any(not scope.trusted(_value(call, k)) for k in given):
             return {}
         return arguments(call, dict.fromkeys(slots, kinds))
+    if qualified in SAME_ORIGIN:
+        return _same_origin(call, SAME_ORIGIN[qualified], scope)
     if qualified == "bool" and len(call.args) == 1:
         return test(call.args[0], scope)[0]
-    if isinstance(func, ast.Name) and func.id in scope.validators.truthy:
-        return arguments(call, scope.validators.truthy[func.id])
+    name = validator_name(call)
+    if name in scope.validators.truthy:
+        return arguments(call, scope.validators.truthy[name])
     if qualified == "isinstance" and len(call.args) == 2:
         return _isinstance(call, scope)
     if qualified in ("re.fullmatch", "re.match") and len(call.args) >= 2:
@@ -421,6 +462,39 @@ def _call(call: ast.Call, scope: Scope) -> Vetted:
         proves = _compiled(receiver, func.attr == "fullmatch", scope)
         return {key(call.args[0]): proves} if proves else {}
     return {}
+
+
+def _same_origin(call: ast.Call, kinds: Kinds, scope: Scope) -> Vetted:
+    """``same_origin(request.build_absolute_uri(x), request.build_absolute_uri())``: ``x``
+    names the application's own origin, or none. One URL must be the application's own,
+    the other not: two URLs of the request's choosing may share any origin."""
+    if len(call.args) != 2 or call.keywords:
+        return {}
+    out: Vetted = {}
+    first, second = call.args
+    for checked, other in ((first, second), (second, first)):
+        if _own(other, scope) and not _own(checked, scope):
+            target = joined_target(checked, scope)
+            out = union(out, {key(checked): kinds, key(target): kinds})
+    return out
+
+
+def _own(node: ast.AST, scope: Scope) -> bool:
+    """Whether the URL ``node`` is the application's own: no request data in it."""
+    return own_url(scope.resolved(node), scope) is True or scope.trusted(node)
+
+
+def validator_name(call: ast.Call) -> str:
+    """The name a validator of the change is known by where ``call`` calls it: ``f`` for
+    ``f(x)``, ``m.f`` for ``m.f(x)`` (a module of the change imported as ``m``)."""
+    parts: list[str] = []
+    node: ast.AST = call.func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
 
 
 def arguments(call: ast.Call, slots: dict[int | str, Kinds]) -> Vetted:

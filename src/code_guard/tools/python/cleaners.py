@@ -19,11 +19,15 @@ from code_guard.tools.python.checks import Scope, derived, key
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
+from code_guard.tools.python.sources import SOURCE_ATTRS
 
 Kinds = frozenset[str]
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 _JOINS = (ast.BinOp, ast.JoinedStr, ast.FormattedValue, ast.IfExp)
+# Objects that hold what the client sent (the request, its session) or what a handler kept
+# of it for the request (``flask.g``).
+_REQUEST_STATE = frozenset({"request", "req", "session", "g"})
 # Calls whose result carries what their arguments carry, and nothing else.
 _PRESERVING = frozenset({"str", "format"})
 
@@ -74,10 +78,27 @@ def _kept(func: Function, names: Names) -> dict[str, ast.Call]:
     return {n: v for n, v in once.items() if counts.get(n) == 1 and names.cleans(v)}
 
 
+def _application_state(node: ast.AST, names: Names) -> bool:
+    """An attribute of an object the file imports and never rebinds, read without a call
+    (``current_app.appbuilder.index_url``): the application's state, which no request
+    attribute the check knows reaches; not the request, its session or ``g`` (nor
+    ``flask.request.referrer``)."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    attrs: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in names.imported:
+        return False
+    root = names.imported[node.id].rsplit(".", 1)[-1]
+    return not {root, node.id, *attrs} & _REQUEST_STATE and not set(attrs) & SOURCE_ATTRS
+
+
 def _strict(node: ast.AST, kept: dict[str, ast.Call], names: Names, seen: set[str]) -> Kinds | None:
     """What ``node`` may carry (None: nothing from outside): every name may hold anything,
     but for a module constant and a name kept from a sanitiser (``kept``)."""
-    if isinstance(node, ast.Constant):
+    if isinstance(node, ast.Constant) or _application_state(node, names):
         return None
     if isinstance(node, ast.Name):
         if node.id in names.constants:

@@ -10,6 +10,7 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from code_guard.tools.python.checks import validator_name
 from code_guard.tools.python.cleaners import parameter_slot, proved_clean
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
@@ -76,18 +77,23 @@ def _cleans(call: ast.Call, lives: Mapping[int, Kinds | None], facts: FileFacts)
     cleaners.py): only a call given one tainted argument, for what the function's returns
     are proved safe for whatever that parameter holds. ``lives``: what each child of the
     call carries (``live``), by id."""
-    if not isinstance(call.func, ast.Name) or call.func.id not in facts.defs:
+    if isinstance(call.func, ast.Name) and call.func.id in facts.defs:
+        home, func = facts, facts.defs[call.func.id]
+    elif (name := validator_name(call)) in facts.foreign:
+        # a function of another file of the change: proved there, with that file's imports
+        home, defined = facts.foreign[name]
+        func = home.defs[defined]
+    else:
         return frozenset()
     values = [(a, a) for a in call.args] + [(k.value, k) for k in call.keywords]
     carrying = [value for value, child in values if lives.get(id(child)) is not None]
-    func = facts.defs[call.func.id]
     param = parameter_slot(func, call, carrying[0]) if len(carrying) == 1 else None
     if param is None:
         return frozenset()
-    if (func.name, param) not in facts.cleans:
-        facts.cleans[func.name, param] = frozenset()  # a recursive call cleans nothing
-        facts.cleans[func.name, param] = proved_clean(func, param, facts.names, facts.validators)
-    return facts.cleans[func.name, param]
+    if (func.name, param) not in home.cleans:
+        home.cleans[func.name, param] = frozenset()  # a recursive call cleans nothing
+        home.cleans[func.name, param] = proved_clean(func, param, home.names, home.validators)
+    return home.cleans[func.name, param]
 
 
 # Where a tainted value came from: how to name it, and its line.

@@ -1,5 +1,5 @@
 """Guards for the taint check: the statements a check dominates, and the functions of the file
-whose bodies prove they validate.
+(or imported from another file of the change) whose bodies prove they validate.
 
 A guard counts only when its result controls the path to the sink: the sink sits in the
 branch where the check passed, or after an ``if`` whose failing branch returns, raises or
@@ -28,6 +28,7 @@ from code_guard.tools.python.checks import (
     stored,
     test,
     union,
+    validator_name,
 )
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
@@ -60,9 +61,14 @@ class Validators:
     exits: dict[str, dict[int | str, Kinds]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, tree: ast.Module, names: Names) -> Validators:
-        """The validating functions defined (once) in ``tree``."""
+    def of(cls, tree: ast.Module, names: Names, imported: Validators | None = None) -> Validators:
+        """The validating functions defined (once) in ``tree``, after those it imports from
+        the change's other files (``imported``: proved there by their bodies, by the same
+        rules, under the names this file calls them by)."""
         found = cls()
+        if imported is not None:
+            found.truthy.update(imported.truthy)
+            found.exits.update(imported.exits)
         candidates = [
             node
             for node in walk(tree)
@@ -169,8 +175,9 @@ def _statement_guards(stmt: ast.stmt, scope: Scope) -> Vetted:
         return _fold([*stmt.body, *stmt.orelse], scope)  # every statement ran, or we left
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
-        if isinstance(call.func, ast.Name) and call.func.id in scope.validators.exits:
-            return arguments(call, scope.validators.exits[call.func.id])
+        name = validator_name(call)
+        if name in scope.validators.exits:
+            return arguments(call, scope.validators.exits[name])
     return {}
 
 

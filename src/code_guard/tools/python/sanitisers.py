@@ -58,6 +58,10 @@ VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], tuple[int | str, ...], fro
     ),
     "django.utils.http.is_safe_url": ((0, "url"), (1, "allowed_hosts", "host"), _HOSTS),
 }  # fmt: skip
+# Library checks that two URLs share scheme, host and port: true vets the one derived from
+# the checked value (``request.build_absolute_uri(x)``: ``x``) when the other holds no
+# request data but the application's own host (``request.build_absolute_uri()``).
+SAME_ORIGIN: Mapping[str, frozenset[str]] = {"django.utils.http.same_origin": _HOSTS}
 
 # Escapes whose options choose what is left unescaped: trusted only with none given.
 _ONE_ARGUMENT = frozenset(

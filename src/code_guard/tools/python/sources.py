@@ -61,6 +61,9 @@ class FileFacts:
     # the file's own functions a call may name, and what each one's result is proved safe for
     defs: dict[str, Function] = field(default_factory=dict)
     cleans: dict[tuple[str, str], Kinds] = field(default_factory=dict)
+    # the functions of the change's other files a call may name (``f``, ``m.f``, imports
+    # the file never rebinds) -> the facts of their file and their name there
+    foreign: dict[str, tuple[FileFacts, str]] = field(default_factory=dict)
 
 
 def handler_methods(tree: ast.Module) -> set[int]:

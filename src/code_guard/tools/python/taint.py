@@ -19,10 +19,12 @@ parameter is a hit on the call's line, naming the sink at the chain's end.
 
 Across the files of the change, the same summaries of a function defined in another changed
 file, imported by name (``from pkg.mod import helper``, ``import pkg.mod as m``, relative
-imports; tools/python/imports.py), make it a sink or a source where it is called. Such a flow
-is reported on the added line nearest the sink: the sink's own line in the other file when
-the change touched it, else in the calling file, on the call (or the changed line of the flow
-nearest it), naming the sink inside the other file (``file:line``). Each file's summaries are
+imports; tools/python/imports.py), make it a sink or a source where it is called; a
+validator or a sanitiser there, proved by its body in its own file by the same rules, is one
+where it is called (an import the file never rebinds). A flow into another file is reported
+on the added line nearest the sink: the sink's own line in the other file when the change
+touched it, else in the calling file, on the call (or the changed line of the flow nearest
+it), naming the sink inside the other file (``file:line``). Each file's summaries are
 computed once per run, after those of the files it imports (a walk kept on a list: a chain
 of a thousand modules is no deeper), and only the run's files are read. A function too
 deeply nested to follow is named in a not-analysed note: the review is partial, not clean.
@@ -199,28 +201,39 @@ class PythonTaintTool(PythonChecker):
             f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
         }
         facts.handlers = handler_methods(tree)
-        self._link(tree, path, facts, {f.name for f in functions})
+        imported = self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
-        _summarise(functions, facts, everything, lambda: Validators.of(tree, names))
+        _summarise(functions, facts, everything, lambda: Validators.of(tree, names, imported))
         if self._files is not None:
             self._facts[path] = facts
         return facts
 
-    def _link(self, tree: ast.Module, path: str, facts: FileFacts, local: set[str]) -> None:
-        """Add to ``facts`` the sinks and sources among the functions ``tree`` imports from
-        the run's other files (a function of the file's own, by that name, wins)."""
+    def _link(
+        self, tree: ast.Module, path: str, facts: FileFacts, local: set[str]
+    ) -> Validators | None:
+        """Add to ``facts`` the sinks, sources and functions proved to sanitise among the
+        functions ``tree`` imports from the run's other files (a function of the file's
+        own, by that name, wins); return the validators among them, proved in their own
+        files by their bodies, under the names this file calls them by."""
         if self._index is None:
-            return
+            return None
+        imported = Validators()
         bindings = self._index.bindings(tree, path)
         for name, (file, target) in bindings.functions.items():
             other = self._exported(file) if name not in local else None
             if other is not None:
                 _import_name(facts, name, other, file, target)
+                if facts.names.imported.get(name, "").endswith(f".{target}"):
+                    _import_checks(facts, imported, name, other, target)
         for prefix, file in bindings.modules.items():
             other = self._exported(file)
             if other is not None:
                 for target in (*other.sinks, *other.sources):
                     _import_name(facts, f"{prefix}.{target}", other, file, target)
+                if prefix.split(".")[0] in facts.names.imported:
+                    for target in {*other.validators.truthy, *other.validators.exits, *other.defs}:
+                        _import_checks(facts, imported, f"{prefix}.{target}", other, target)
+        return imported
 
     def _exported(self, path: str) -> FileFacts | None:
         """The facts of the run's file ``path`` with every function summarised, or None
@@ -289,6 +302,21 @@ def _import_name(facts: FileFacts, key: str, other: FileFacts, file: str, name: 
     if name in other.sources:
         facts.sources.add(key)
         facts.where[key] = other.where.get(name, file)
+
+
+def _import_checks(
+    facts: FileFacts, imported: Validators, key: str, other: FileFacts, name: str
+) -> None:
+    """``key`` (as the importing file calls it, an import it binds once and never rebinds)
+    is the function ``name`` of the file whose facts are ``other``: a validator there is a
+    validator here, and a call to it cleans what its body proves there (with that file's
+    imports and validators)."""
+    if name in other.validators.truthy:
+        imported.truthy[key] = other.validators.truthy[name]
+    if name in other.validators.exits:
+        imported.exits[key] = other.validators.exits[name]
+    if name in other.defs:
+        facts.foreign[key] = (other, name)
 
 
 def _to_far_sink(hit: ToolHit, focus: Mapping[str, Collection[int]]) -> ToolHit:
@@ -362,6 +390,7 @@ def _summarise(
     facts.full = True
     if validators is not None:
         facts.validators = validators()
+        facts.cleans.clear()  # proved without the validators while the sources were found
     _summarise_parameters(calling, facts)
 
 
