@@ -83,14 +83,14 @@ def test_a_binary_javascript_file_is_read_from_the_checkout_at_the_head(
     (workspace / "web" / "app.js").write_bytes(latin1)
     github.push(github.head_sha, binary_section("web/app.js"))
     code, outputs, _ = run_real(github, workspace)
-    assert github.calls("GET", "/contents/") == []
+    assert github.calls("GET", "/contents/web/") == []  # read from the checkout, not fetched
     assert (outputs["outcome"], int(outputs["findings"]), code) == ("reviewed", 1, 1)
 
 
 def test_an_image_is_neither_fetched_nor_a_gap(github: GitHubStandIn, workspace: Path) -> None:
     github.push(github.head_sha, binary_section("img/logo.png"))
     code, outputs, _ = run_real(github, workspace)
-    assert github.calls("GET", "/contents/") == []
+    assert github.calls("GET", "/contents/img/") == []
     assert outputs["outcome"] == "reviewed"
     assert outputs["verdict"] == "approve"
     assert code == 0
