@@ -17,6 +17,7 @@ from code_guard.knowledge.catalogue import table
 from code_guard.knowledge.mapping import lookup
 from code_guard.models import AgentName, Category, Severity, Silencing
 from code_guard.options import AnalysisOptions, ReviewOptions
+from code_guard.report.sarif import to_sarif
 from code_guard.request import ReviewRequest
 from code_guard.tools.access.detector import RULES, Found, find_access_issues
 from code_guard.tools.access.model import ModelError, access_model, parse_model
@@ -510,6 +511,47 @@ def test_csrf_protection_turned_off_is_reported(path: str, base: str, head: str)
     }
 
 
+ORIGIN = """package hub
+
+func (h *Hub) export(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && origin != h.selfOrigin {
+		http.Error(w, "cross-site request", http.StatusForbidden)
+		return
+	}
+	h.exportTo(r.FormValue("path"))
+}
+"""
+
+
+def test_a_removed_origin_check_is_a_csrf_finding() -> None:
+    head = ORIGIN.replace(
+        '\tif origin := r.Header.Get("Origin"); origin != "" && origin != h.selfOrigin {\n'
+        '\t\thttp.Error(w, "cross-site request", http.StatusForbidden)\n\t\treturn\n\t}\n',
+        "",
+    )
+    assert _found("hub/export.go", ORIGIN, head) == [
+        ("csrf-check-removed", _line(head, "h.exportTo"), True)
+    ]
+    info = lookup(TOOL, "csrf-check-removed")
+    assert info is not None and info.category is Category.CSRF
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rules"),
+    [
+        # Stronger: any cross-site request is refused, empty Origin or not.
+        ('origin != "" && origin != h.selfOrigin', "origin != h.selfOrigin", []),
+        # Weaker: a request that sends any Origin at all passes.
+        ('origin != "" && origin != h.selfOrigin', 'origin == ""', ["csrf-check-removed"]),
+        # A look-alike that never refuses.
+        ('origin != "" && origin != h.selfOrigin', 'false && origin != ""', ["csrf-check-removed"]),
+    ],
+)
+def test_an_origin_check_rewritten(old: str, new: str, rules: list[str]) -> None:
+    head = ORIGIN.replace(old, new)
+    assert [r for r, _, _ in _found("hub/export.go", ORIGIN, head)] == rules
+
+
 # --- a new handler without its siblings' protection -----------------------------------------
 
 FLASK = """from flask_login import login_required
@@ -586,6 +628,27 @@ def test_a_new_gin_route_without_the_shared_middleware_is_reported() -> None:
     ]
     kept = GIN.replace("}\n", '	r.PUT("/orders/:id", RequireAuth(), h.UpdateOrder)\n}\n')
     assert _found("api/routes.go", GIN, kept) == []
+
+
+EXPRESS_ROUTES = """const router = express.Router();
+
+router.get("/account", requireLogin, showAccount);
+router.post("/account", requireLogin, csrfProtection, saveAccount);
+router.delete("/account", requireLogin, csrfProtection, deleteAccount);
+router.get("/healthz", (req, res) => res.send("ok"));
+"""
+
+
+def test_a_new_express_route_without_the_shared_login_is_reported() -> None:
+    head = EXPRESS_ROUTES.replace(
+        'router.get("/healthz"',
+        'router.post("/account/export", exportAccount);\nrouter.get("/healthz"',
+    )
+    assert _found("routes/account.js", EXPRESS_ROUTES, head) == [
+        ("route-unprotected", _line(head, "/account/export"), False)
+    ]
+    probe = EXPRESS_ROUTES + 'router.get("/readyz", (req, res) => res.send("ok"));\n'
+    assert _found("routes/account.js", EXPRESS_ROUTES, probe) == []
 
 
 # --- ownership scopes of lookups -----------------------------------------------------------
@@ -684,3 +747,8 @@ def test_a_deleted_check_is_a_finding_on_the_unchanged_line_through_the_review()
     ]
     assert found[0].removed_line == "if !user.CanEdit(repo) {"
     assert found[0].cwe_id == "CWE-862"
+    # Code scanning files it as a security alert of its category, ranked high.
+    rules = to_sarif(review)["runs"][0]["tool"]["driver"]["rules"]
+    rule = next(r for r in rules if r["id"] == "code-guard/broken_access_control")
+    assert rule["properties"]["security-severity"] == "8.0"
+    assert {"security", "CWE-862", "external/cwe/cwe-862"} <= set(rule["properties"]["tags"])

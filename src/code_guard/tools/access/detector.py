@@ -54,6 +54,7 @@ RULES = (
     "middleware-removed",
     "csrf-protection-removed",
     "csrf-exempted",
+    "csrf-check-removed",
     "route-unprotected",
     "scope-dropped",
 )
@@ -246,6 +247,8 @@ def _guard_found(
     else:
         rule = "deny-branch-removed" if guard.strong else "auth-check-removed"
         title = f"Access check removed from `{name}`: `{guard.quote}` no longer guards it"
+    if guard.csrf:
+        rule = "csrf-check-removed"
     detail = (
         f"The base checked `{guard.quote}` in `{scope.key}` and denied the request when the "
         "check failed; the head's `" + name + "` has no check that denies in every case the "

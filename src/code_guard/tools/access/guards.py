@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from code_guard.tools.access.model import AccessModel, Language
-from code_guard.tools.access.scopes import Scope, branch_at, code, innermost, scopes
+from code_guard.tools.access.scopes import Branch, Scope, branch_at, code, innermost, scopes
 
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
@@ -43,6 +43,7 @@ class Guard:
     # ``codes.PermissionDenied``); a kept check does at least all of them.
     effects: frozenset[str]
     quote: str
+    csrf: bool = False  # it checks where the request comes from (Origin, Referer)
 
 
 def words(name: str) -> list[str]:
@@ -137,20 +138,33 @@ def guards_of(
             for rx in (denials.exits, denials.deny)
             for m in rx.finditer(code(t) if rx is denials.exits else t)
         }
+        condition, init = branch.condition, ""
+        if language == "go" and len(parts := _split(condition, (";",))) == 2:
+            init, condition = parts  # `if v, err := f(); err != nil`: the statement is checked
         span = set(range(number, branch.end + 1)) | set(defs.values())
         found.append(
             Guard(
                 line=number,
                 end=branch.end,
                 lines=frozenset(span),
-                condition=_normal(_ops(branch.condition)),
-                defs=frozenset(_normal(code(lines[n - 1])) for n in defs.values()),
+                condition=_normal(_ops(condition)),
+                defs=frozenset(
+                    [_normal(code(lines[n - 1])) for n in defs.values()] + [_normal(init)]
+                ),
                 strong=strong,
                 effects=frozenset(effects),
                 quote=lines[number - 1].strip(),
+                csrf=re.search(model.csrf.request_origin, _raw(lines, branch, defs)) is not None,
             )
         )
     return found
+
+
+def _raw(lines: Sequence[str], branch: Branch, defs: dict[str, int]) -> str:
+    """The condition's and the checked assignments' lines as written, strings included
+    (``r.Header.Get("Origin")``)."""
+    spans = [*range(branch.line, branch.cond_end + 1), *defs.values()]
+    return " ".join(lines[n - 1] for n in spans)
 
 
 def _answers(body: Sequence[str]) -> bool:

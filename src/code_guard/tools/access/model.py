@@ -112,10 +112,17 @@ class Middleware(_Frozen):
 
 
 class Csrf(_Frozen):
-    """What turns CSRF protection on, and what turns it off."""
+    """What turns CSRF protection on, what turns it off, and what a check of the request's
+    origin reads (a deny branch on it defends against CSRF)."""
 
+    request_origin: str
     protect: tuple[NamedPattern, ...]
     disable: tuple[NamedPattern, ...]
+
+    @field_validator("request_origin")
+    @classmethod
+    def _pattern(cls, value: str) -> str:
+        return _compiles(value)
 
 
 class AccessModel(_Frozen):

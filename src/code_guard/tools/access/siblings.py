@@ -128,7 +128,10 @@ def unprotected(
         else _registrations(lines, added, model)
     )
     for handlers in groups.values():
-        siblings = tuple(h for h in handlers if not h.added)
+        # A public probe among the siblings is public by design: it says nothing of the rest.
+        siblings = tuple(
+            h for h in handlers if not h.added and not (public.search(h.path) and not h.writes)
+        )
         if len(siblings) < _MIN_SIBLINGS:
             continue
         shared = frozenset.intersection(*(h.protections for h in siblings))
