@@ -114,7 +114,7 @@ def guards_of(
     denials = Denials(model, language)
     found: list[Guard] = []
     for number in range(scope.header, scope.end + 1):
-        branch = branch_at(list(lines), number, language)
+        branch = branch_at(lines, number, language)
         if branch is None:
             continue
         body = [lines[n - 1] for n in range(branch.cond_end, branch.end + 1)]

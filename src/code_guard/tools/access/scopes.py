@@ -8,6 +8,7 @@ Go and JavaScript by braces outside strings and comments. It never runs or impor
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from code_guard.tools.access.model import Language
@@ -80,7 +81,7 @@ def indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
-def brace_end(lines: list[str], start: int) -> int:
+def brace_end(lines: Sequence[str], start: int) -> int:
     """The line (1-based) where the braces opened from line ``start`` on close again, or the
     last line. A ``}`` that opens line ``start`` (``} else if``) closes an earlier block."""
     depth, opened = 0, False
@@ -95,7 +96,7 @@ def brace_end(lines: list[str], start: int) -> int:
     return len(lines)
 
 
-def _python_end(lines: list[str], header: int) -> int:
+def _python_end(lines: Sequence[str], header: int) -> int:
     width = indent(lines[header - 1])
     end = header
     for number in range(header + 1, len(lines) + 1):
@@ -187,7 +188,7 @@ def innermost(found: list[Scope], line: int) -> Scope | None:
     return min(holding, key=lambda s: s.end - s.start) if holding else None
 
 
-def branch_at(lines: list[str], number: int, language: Language) -> Branch | None:
+def branch_at(lines: Sequence[str], number: int, language: Language) -> Branch | None:
     """The ``if`` statement starting at line ``number``, or None."""
     text = lines[number - 1]
     if not IF.match(text):
