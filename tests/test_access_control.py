@@ -183,6 +183,32 @@ def test_a_helper_deleted_with_every_call_is_reported_at_the_calls_only() -> Non
     ]
 
 
+def test_a_name_only_check_counts_when_deleted_and_a_predicate_answer_does_not() -> None:
+    base = """package acl
+
+func (s *Server) Purge(ctx context.Context, req *PurgeRequest) error {
+	if err := s.ensureAdmin(ctx); err != nil {
+		return err
+	}
+	return s.store.Purge(ctx, req.ID)
+}
+
+func canSearch(a *ACL, ns string) bool {
+	if !a.AllowNamespace(ns) {
+		return false
+	}
+	return a.AllowRead(ns)
+}
+"""
+    head = base.replace("\tif err := s.ensureAdmin(ctx); err != nil {\n\t\treturn err\n\t}\n", "")
+    assert _found("acl/server.go", base, head) == [
+        ("auth-check-removed", _line(head, "return s.store.Purge"), True)
+    ]
+    # A predicate's `return false` answers a question; it refuses nothing by itself.
+    predicate = base.replace("\tif !a.AllowNamespace(ns) {\n\t\treturn false\n\t}\n", "")
+    assert _found("acl/server.go", base, predicate) == []
+
+
 # --- deny branches: Python and JavaScript ---------------------------------------------------
 
 PY_VIEW = """from django.core.exceptions import PermissionDenied

@@ -383,6 +383,7 @@ def _lost_middleware(
         if any(re.search(c.pattern, text) for c in model.csrf.protect):
             continue  # the CSRF check reports it
         bare = code(text)
+        # What to count, and whether it is a pattern of the model (else a name).
         names: list[tuple[str, bool]] = [(p, True) for rx, p in named if rx.search(text)]
         if (called := use.search(bare)) is not None:
             # What is put in front (the whole call: a closure spans lines), not the router.
@@ -396,6 +397,8 @@ def _lost_middleware(
             if _file_count(head.lines, name, raw) >= _file_count(base.lines, name, raw):
                 continue
             line, unchanged = where[number]
+            if raw and (shown := re.search(name, text)) is not None:
+                name = shown.group(0)
             title = f"Access middleware `{name}` removed: the handlers it guarded run without it"
             detail = (
                 f"Base line {number} put `{name}` in front of handlers (`{text.strip()}`); the "
