@@ -204,6 +204,14 @@ func canSearch(a *ACL, ns string) bool {
     assert _found("acl/server.go", base, head) == [
         ("auth-check-removed", _line(head, "return s.store.Purge"), True)
     ]
+    # An allow-list of values is input validation, not a decision about the caller.
+    values = base.replace(
+        "\tif err := s.ensureAdmin(ctx); err != nil {\n\t\treturn err\n\t}\n",
+        '\tallowed := map[string]bool{"hard": true, "soft": true}\n'
+        "\tif !allowed[req.Mode] {\n\t\treturn ErrBadMode\n\t}\n",
+    )
+    gone = values.replace("\tif !allowed[req.Mode] {\n\t\treturn ErrBadMode\n\t}\n", "")
+    assert _found("acl/server.go", values, gone) == []
     # A predicate's `return false` answers a question; it refuses nothing by itself.
     predicate = base.replace("\tif !a.AllowNamespace(ns) {\n\t\treturn false\n\t}\n", "")
     assert _found("acl/server.go", base, predicate) == []

@@ -24,6 +24,9 @@ _ASSIGN = re.compile(
 )
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _DEFS_REACH = 8  # lines above a branch searched for the assignment of a name it checks
+_COLLECTION = re.compile(
+    r"^\s*(?:map\[[^\]]*\][\w.*]*\s*\{|\[\]?[\w.*]*\s*\{|[\[{]|(?:frozen)?set\(|new\s+Set\()"
+)
 _ANSWER = re.compile(r"^return\s+(?:false|False|true|True)\s*;?$")
 _FALSE = frozenset({"false", "False", "0", "nil", "None"})
 
@@ -129,7 +132,16 @@ def guards_of(
         checked = " ".join([branch.condition, *(code(lines[n - 1]) for n in defs.values())])
         calls = {c.rsplit(".", 1)[-1] for c in _CALL.findall(checked)}
         strong = denies or bool(calls & helpers)
-        named = any(is_check_name(n, model) for n in _NAME.findall(checked))
+        # A name bound to a literal collection is an allow-list of values (input validation),
+        # not a decision about the caller.
+        literal = {n for n, at in defs.items() if _COLLECTION.match(_rhs(lines[at - 1]))}
+        readable = " ".join(
+            [branch.condition, *(code(lines[at - 1]) for n, at in defs.items() if n not in literal)]
+        )
+        named = any(
+            is_check_name(n, model) and n.split(".")[0] not in literal
+            for n in _NAME.findall(readable)
+        )
         if not strong and (not named or _answers(own_body)):
             continue
         effects = {
@@ -165,6 +177,12 @@ def _raw(lines: Sequence[str], branch: Branch, defs: dict[str, int]) -> str:
     (``r.Header.Get("Origin")``)."""
     spans = [*range(branch.line, branch.cond_end + 1), *defs.values()]
     return " ".join(lines[n - 1] for n in spans)
+
+
+def _rhs(line: str) -> str:
+    """The right-hand side of an assignment line."""
+    match = _ASSIGN.match(code(line))
+    return match.group(2) if match else ""
 
 
 def _answers(body: Sequence[str]) -> bool:
