@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from code_guard.regressions.catalogue import DERIVE, Kind, catalogue
 from code_guard.tools.access.model import AccessModel, Language
 from code_guard.tools.access.scopes import Branch, Scope, branch_at, code, innermost, scopes
 
@@ -75,6 +76,18 @@ class Denials:
             language, model.exits.javascript
         )
         self.exits = re.compile(exits)
+        # The guards the security model gives another category (a path containment check,
+        # a safe-redirect check): a 403 after one defends that category, not access.
+        foreign = [
+            p.protection
+            for p in catalogue().protections
+            if p.kind is Kind.GUARD and p.category != DERIVE and language in p.languages
+        ]
+        self._foreign = re.compile("|".join(f"(?:{p})" for p in foreign)) if foreign else None
+
+    def foreign(self, condition: str) -> bool:
+        """True when ``condition`` is a guard of another category in the security model."""
+        return self._foreign is not None and self._foreign.search(condition) is not None
 
     def denies(self, text: str) -> bool:
         """True when ``text`` answers a request with 401/403 or an access error."""
@@ -125,6 +138,8 @@ def guards_of(
         own_body = body[1:] + [tail] if language != "python" else body
         if language == "python" and branch.end == branch.cond_end:
             own_body = [code(body[0]).rsplit(":", 1)[-1]]
+        if denials.foreign(_raw(lines, branch, {})):
+            continue  # a containment or redirect check: the security-regression tool's
         denies = any(denials.denies(t) for t in own_body)
         if not denies and not any(denials.exits.search(code(t)) for t in own_body):
             continue  # a branch that neither refuses nor leaves guards nothing
