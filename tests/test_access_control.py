@@ -732,6 +732,20 @@ def test_an_ownership_constraint_kept_or_handed_to_a_helper_is_not_reported() ->
     )
     for head in (reordered, helper):
         assert _found("billing/views.py", ORM, head) == []
+    # The ORM filter rewritten as SQL on the same owner column (`team` is `team_id`).
+    orm = "def search(team, term):\n    return Ticket.objects.filter(team=team, subject=term)\n"
+    sql = (
+        "def search(team, term):\n"
+        '    where = ["t.team_id = %s", "t.subject = %s"]\n'
+        "    return run(where, [team.pk, term])\n"
+    )
+    assert _found("tickets/search.py", orm, sql) == []
+
+
+def test_a_deny_whose_response_changed_but_still_refuses_is_kept() -> None:
+    base = PY_VIEW.replace("raise PermissionDenied", 'return render(request, "denied.html"), 403')
+    head = base.replace('"denied.html"), 403', '"denied.html", {"why": "perm"}), 403')
+    assert _found("billing/views.py", base, head) == []
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,7 @@ class Denials:
             language, model.deny.javascript
         )
         self.deny = re.compile("|".join(f"(?:{p})" for p in (*own, *model.deny.any)))
+        self.kinds = tuple(re.compile(p) for p in (*own, *model.deny.any))
         exits = {"python": model.exits.python, "go": model.exits.go}.get(
             language, model.exits.javascript
         )
@@ -159,11 +160,10 @@ def guards_of(
         )
         if not strong and (not named or _answers(own_body)):
             continue
-        effects = {
-            m.group(0)
-            for t in own_body
-            for rx in (denials.exits, denials.deny)
-            for m in rx.finditer(code(t) if rx is denials.exits else t)
+        # The exits by word, the denies by which of the model's patterns they match.
+        effects = {m.group(0) for t in own_body for m in denials.exits.finditer(code(t))}
+        effects |= {
+            f"deny:{i}" for t in own_body for i, rx in enumerate(denials.kinds) if rx.search(t)
         }
         condition, init = branch.condition, ""
         if language == "go" and len(parts := _split(condition, (";",))) == 2:

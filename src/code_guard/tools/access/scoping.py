@@ -23,7 +23,7 @@ from code_guard.tools.access.scopes import code
 # ``key: value`` / ``key=value`` / ``key == value`` inside a call, literal or condition; the
 # value must start like a name or a placeholder, not a literal.
 _PAIR = re.compile(
-    r"(?:^|[(,{\s.])[\"']?([A-Za-z_]\w*)[\"']?\s*(?:==|=(?!=)|:(?!=))\s*(?=[A-Za-z_$?@%:])"
+    r"(?:^|[(,{\[\s.])[\"'`]?([A-Za-z_]\w*)[\"'`]?\s*(?:==|=(?!=)|:(?!=))\s*(?=[A-Za-z_$?@%:])"
 )
 _ASSIGNMENT = re.compile(r"^\s*(?:var\s+|let\s+|const\s+)?[\w.]+\s*(?::=|=(?!=))")
 _LITERAL = re.compile(r"^(?:true|false|True|False|None|nil|null|undefined)\b")
@@ -53,7 +53,8 @@ def constraints(text: str, model: AccessModel) -> list[str]:
         if not parts or not set(parts) & model.scope_words:
             continue
         if len(parts) == 1 or parts[-1] in _ID_WORDS:
-            found.append(key.lower().replace("_", ""))
+            # `team`, `team_id` and `TeamID` name the same owner.
+            found.append("".join(p for p in parts if p not in _ID_WORDS) or parts[-1])
     return found
 
 
@@ -94,7 +95,8 @@ def _values(text: str, key: str, model: AccessModel) -> set[str]:
     """The names the constraint on ``key`` compares with: the name after it, or, for a
     placeholder (``owner=?``), the arguments of the line that name an owner."""
     for match in _PAIR.finditer(text):
-        if match.group(1).lower().replace("_", "") != key:
+        own = [p for p in words(match.group(1)) if p not in _ID_WORDS]
+        if "".join(own) != key:
             continue
         after = re.match(r"[A-Za-z_][\w.]*", text[match.end() :])
         if after is not None:
