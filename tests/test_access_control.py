@@ -19,8 +19,9 @@ from code_guard.models import AgentName, Category, Severity, Silencing
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.report.sarif import to_sarif
 from code_guard.request import ReviewRequest
-from code_guard.tools.access.detector import RULES, Found, find_access_issues
+from code_guard.tools.access.detector import RULES, find_access_issues
 from code_guard.tools.access.model import ModelError, access_model, parse_model
+from code_guard.tools.access.sides import Found
 from code_guard.tools.access.tool import TOOL, AccessControlTool, language_of
 
 
