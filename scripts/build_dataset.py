@@ -48,8 +48,8 @@ CONTEXT_LINES = 3
 CATEGORIES = (
     "sql_injection", "command_injection", "code_injection", "path_traversal", "xss", "ssrf",
     "insecure_deserialization", "hardcoded_secret", "weak_crypto", "insecure_config", "xxe",
-    "open_redirect", "n_plus_one_query", "inefficient_loop", "blocking_io", "memory_leak",
-    "unused_code", "naming", "complexity", "error_handling", "other",
+    "open_redirect", "broken_access_control", "csrf", "n_plus_one_query", "inefficient_loop",
+    "blocking_io", "memory_leak", "unused_code", "naming", "complexity", "error_handling", "other",
 )
 # fmt: on
 LANGUAGES = {".py": "Python", ".go": "Go"} | dict.fromkeys(

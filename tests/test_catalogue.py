@@ -41,6 +41,8 @@ from code_guard.knowledge.regressions import TOOL as REGRESSION_TOOL
 from code_guard.models import Category
 from code_guard.regressions.catalogue import DERIVE, catalogue
 from code_guard.regressions.detector import GENERIC_ID
+from code_guard.tools.access.detector import RULES as ACCESS_RULES
+from code_guard.tools.access.tool import TOOL as ACCESS_TOOL
 from code_guard.tools.python import taint
 from code_guard.tools.python.checker import PythonChecker
 from code_guard.tools.ruff import RuffTool
@@ -134,10 +136,16 @@ def _regressions() -> set[Rule]:
     return found
 
 
+def _access() -> set[Rule]:
+    """Every rule the access-control detector reports (``detector.RULES``)."""
+    return {(ACCESS_TOOL, rule) for rule in ACCESS_RULES}
+
+
 @pytest.fixture(scope="module")
 def emitted() -> set[Rule]:
     semgrep = {("semgrep", r) for r in _semgrep_ids()} | {("semgrep", UNPARSABLE_RULE)}
-    return _bandit() | _ruff() | _secrets() | semgrep | _checkers() | _regressions()
+    found = _bandit() | _ruff() | _secrets() | semgrep | _checkers() | _regressions()
+    return found | _access()
 
 
 def _listed(tool: str, rule: str) -> bool:

@@ -69,6 +69,8 @@ class Category(StrEnum):
     INSECURE_CONFIG = "insecure_config"
     XXE = "xxe"
     OPEN_REDIRECT = "open_redirect"
+    BROKEN_ACCESS_CONTROL = "broken_access_control"
+    CSRF = "csrf"
     N_PLUS_ONE_QUERY = "n_plus_one_query"
     INEFFICIENT_LOOP = "inefficient_loop"
     BLOCKING_IO = "blocking_io"

@@ -53,8 +53,10 @@ _REMOVALS = {
         "host check, an `if` that returned or raised), a safe API swapped for its unsafe twin "
         "(a safe loader or parser, an argument list without a shell, a parameterised query, "
         "auto-escaping), a protective argument dropped or flipped (`verify`, `autoescape`, "
-        "parser entity or network options, cookie flags, TLS minimums), or a secret read from "
-        "configuration that gained a literal default"
+        "parser entity or network options, cookie flags, TLS minimums), a secret read from "
+        "configuration that gained a literal default, or an access check: a login or "
+        "permission decorator, dependency or middleware, a branch that answered 401/403 or "
+        "permission denied, an owner or tenant filter on a query, or CSRF protection"
     ),
     "performance": (
         "a bound or limit (pagination, a timeout, a maximum size), a cache, a batched or "

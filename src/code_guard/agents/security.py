@@ -1,4 +1,5 @@
-"""The security agent: Bandit, secret detection, request-to-sink taint checks, and the model."""
+"""The security agent: Bandit, secret detection, request-to-sink taint checks, removed
+protections and access checks, and the model."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from code_guard.knowledge.mapping import lookup
 from code_guard.knowledge.placeholders import is_placeholder_value, is_test_path
 from code_guard.models import AgentName, Category
 from code_guard.regressions.tool import RegressionTool
+from code_guard.tools.access.tool import AccessControlTool
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.python.settings import PythonSettingsTool
@@ -16,14 +18,17 @@ from code_guard.tools.semgrep.tool import SemgrepTool
 
 
 class SecurityAgent(Agent):
-    """Finds injection, unsafe deserialisation, secrets, weak crypto and insecure settings."""
+    """Finds injection, unsafe deserialisation, secrets, weak crypto, insecure settings and
+    access checks taken away."""
 
     name = AgentName.SECURITY
     focus = (
         "security vulnerabilities: injection (SQL, shell, code), path traversal, XSS, SSRF, "
         "open redirects, insecure deserialisation, XXE, hard-coded secrets, weak cryptography "
         "and insecure configuration. Trace untrusted input (request data, arguments) to the "
-        "dangerous call."
+        "dangerous call. Also broken access control and CSRF: an authorization, authentication "
+        "or CSRF check (decorator, dependency, middleware, deny branch) the change takes away "
+        "from a handler, or a new handler without the check its siblings have."
     )
     categories = (
         Category.SQL_INJECTION,
@@ -38,6 +43,8 @@ class SecurityAgent(Agent):
         Category.INSECURE_CONFIG,
         Category.XXE,
         Category.OPEN_REDIRECT,
+        Category.BROKEN_ACCESS_CONTROL,
+        Category.CSRF,
     )
 
     def tools(self) -> tuple[Tool, ...]:
@@ -50,6 +57,7 @@ class SecurityAgent(Agent):
             PythonSettingsTool(),
             SemgrepTool(self.categories),
             RegressionTool(),
+            AccessControlTool(),
         )
 
     def keep(self, hit: ToolHit, line: str) -> bool:

@@ -1,0 +1,79 @@
+"""The access-control detector as a tool of the security agent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from code_guard.knowledge.placeholders import is_test_path
+from code_guard.tools.access.detector import find_access_issues
+from code_guard.tools.access.model import Language, access_model
+from code_guard.tools.base import ChangeTool, ToolHit
+
+if TYPE_CHECKING:
+    from code_guard.diff import FileChange
+    from code_guard.request import ReviewRequest
+
+TOOL = "access-control"
+_SUFFIX_LANGUAGE: dict[str, Language] = {
+    ".py": "python",
+    ".go": "go",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "javascript",
+    ".tsx": "javascript",
+}
+_STRONG = frozenset(
+    {
+        "deny-branch-removed",
+        "decorator-removed",
+        "permission-dropped",
+        "csrf-protection-removed",
+        "csrf-exempted",
+    }
+)
+
+
+def language_of(path: str) -> Language | None:
+    """The model's language of ``path`` by its suffix, or None."""
+    return _SUFFIX_LANGUAGE.get(PurePosixPath(path).suffix.lower())
+
+
+class AccessControlTool(ChangeTool):
+    """Reports authorization, authentication and CSRF checks that the change took away from a
+    modified Python, JS/TS or Go file: deny branches, decorators and dependencies,
+    middleware and handler wrappers, and CSRF protection."""
+
+    name = TOOL
+
+    def applies_to(self, path: str) -> bool:
+        """Python, JavaScript/TypeScript and Go sources outside tests."""
+        return language_of(path) is not None and not is_test_path(path)
+
+    def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
+        """The access checks every modified file in ``files`` lost."""
+        model = access_model()
+        hits: list[ToolHit] = []
+        for file in files:
+            language = language_of(file.path)
+            if not file.has_base or language is None or is_test_path(file.path):
+                continue
+            hits.extend(
+                ToolHit(
+                    tool=TOOL,
+                    rule=found.rule,
+                    file_path=file.path,
+                    line=found.line,
+                    end_line=found.line,
+                    message=f"{found.title}\n{found.detail}",
+                    tool_severity="HIGH" if found.rule in _STRONG else "MEDIUM",
+                    removed_line=found.removed,
+                    on_unchanged_line=found.unchanged,
+                    silenced=found.silenced,
+                )
+                for found in find_access_issues(file, request.text_of(file.path), language, model)
+            )
+        return hits
