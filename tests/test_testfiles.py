@@ -204,6 +204,20 @@ def test_a_production_file_the_review_cannot_read_may_load_anything() -> None:
     assert loaded({"tests/test_x.py": PROXY, "app/blob.py": None}) == {"tests/test_x.py"}
 
 
+def binary(path: str) -> str:
+    return (
+        f"diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\n"
+        f"Binary files /dev/null and b/{path} differ\n"
+    )
+
+
+def test_an_image_loads_nothing_but_a_compiled_module_may_load_anything() -> None:
+    diff = added("tests/test_x.py", "x = 1") + binary("docs/logo.png")
+    assert ReviewRequest(change=parse_diff(diff)).test_files().is_test("tests/test_x.py")
+    diff = added("tests/test_x.py", "x = 1") + binary("svc/speedups.so")
+    assert not ReviewRequest(change=parse_diff(diff)).test_files().is_test("tests/test_x.py")
+
+
 def test_the_request_decides_once_from_the_change() -> None:
     diff = added("svc/testing/proxy.py", "x = 1") + added("svc/app.py", "import svc.testing.proxy")
     request = ReviewRequest(change=parse_diff(diff))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from types import MappingProxyType
 
 from code_guard.diff import Change, FileStatus
@@ -21,6 +22,20 @@ def split_lines(text: str) -> list[str]:
 
 # Changes that leave no file, or none that code can load by its path.
 _NO_CODE = frozenset({FileStatus.DELETED, FileStatus.MODE_ONLY, FileStatus.SUBMODULE})
+
+
+_MEDIA = frozenset(
+    {
+        ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".icns", ".tif", ".tiff",
+        ".avif", ".heic", ".psd", ".pdf", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3",
+        ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".webm", ".mov", ".avi", ".mkv",
+    }
+)  # fmt: skip
+
+
+def _inert_media(path: str) -> bool:
+    """A binary file of a format that holds no code (an image, a font, a recording, a PDF)."""
+    return PurePosixPath(path.lower()).suffix in _MEDIA
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +65,16 @@ class ReviewRequest:
         """The change's test files, for the rules quiet in tests: decided once per review,
         from every file the change leaves (a production file the review does not look at,
         ignored or generated, still loads what it imports). A file whose text the review
-        cannot read counts with no text: it may load anything."""
+        cannot read counts with no text, as one that may load anything, unless it is an
+        image, a font, a recording or a PDF: a compiled module, an archive on the import
+        path or a pickle may run code."""
         if not self._tests:
             self._tests.append(
                 TestFiles.of(
                     (f.path, self.text_of(f.path) if f.reviewable else None)
                     for f in self.change.files
                     if f.status not in _NO_CODE
+                    and not (f.status is FileStatus.BINARY and _inert_media(f.path))
                 )
             )
         return self._tests[0]
