@@ -61,6 +61,22 @@ def test_ordinary_tests_stay_tests() -> None:
     assert "never builds" in tests.why("svc/store_test.go")
 
 
+def test_a_folder_below_tests_is_named_only_with_its_test_folder() -> None:
+    # ``orders`` is a production package and a blueprint's name; ``tests/orders`` is tests
+    files: dict[str, str | None] = {
+        "tests/orders/test_views.py": "from shopfront.orders.views import bp\n",
+        "tests/orders/helpers.py": PROXY,
+        "shopfront/orders/views.py": (
+            "from flask import Blueprint\nfrom orders.helpers import h\nimport proxy\n"
+            'bp = Blueprint("orders", __name__)\n'
+        ),
+    }
+    assert loaded(files) == set()
+    files["shopfront/app.py"] = "from tests.orders import helpers\n"
+    # naming the package ``tests.orders`` may load any module below it
+    assert loaded(files) == {"tests/orders/helpers.py", "tests/orders/test_views.py"}
+
+
 def test_a_go_test_file_is_a_test_whatever_names_it() -> None:
     tests = decide({"svc/h_test.go": "package svc\n", "main.go": 'import "svc/h_test.go"\n'})
     assert tests.is_test("svc/h_test.go")
@@ -80,7 +96,8 @@ def test_a_go_test_file_is_a_test_whatever_names_it() -> None:
         ("svc/app.py", "try:\n    import testing.proxy\nexcept ImportError:\n    pass\n"),
         ("svc/app.py", "import importlib\nm = importlib.import_module('svc.testing.proxy')\n"),
         ("svc/app.py", "from importlib import import_module as im\nm = im('testing.proxy')\n"),
-        ("svc/app.py", "m = __import__('proxy')\n"),
+        ("svc/app.py", "import sys\nsys.path.insert(0, 'svc/testing')\nimport proxy\n"),
+        ("svc/app.py", "import sys, os\nsys.path.append(os.path.join(HERE, 'testing'))\n"),
         ("svc/settings.py", "INSTALLED_APPS = ['django.contrib.auth', 'svc.testing']\n"),
         ("svc/settings.py", "INSTALLED_APPS = ['testing']\n"),
         ("svc/app.py", "import runpy\nrunpy.run_path('svc/testing/proxy.py')\n"),

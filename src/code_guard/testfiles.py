@@ -10,12 +10,14 @@ test only when the review can show that no production code of the change loads i
   files it loads in turn. What names a file is over-approximated, never guessed down:
 
   - its path or dotted module name, with two parts or more (``svc/testing/proxy.py``,
-    ``testing.proxy``, ``svc.testing``) or its file name (``proxy.py``), anywhere in the
-    text of any production file: code, a Dockerfile, ``pyproject.toml``, ``package.json``;
+    ``testing.proxy``, ``svc.testing``) or its own test name (``test_proxy.py``), anywhere
+    in the text of any production file: code, a Dockerfile, ``pyproject.toml``,
+    ``package.json``;
   - a Python import, anywhere in the file, absolute (every suffix of the module's path is a
     name it may be imported by: the project's roots are not known) or relative, of the
     module, of a package it lies in below its test folder, or ``from`` a package ``*``;
-    a string that is exactly a test folder's name (``INSTALLED_APPS = ["testing"]``);
+    a string that is exactly a test folder's dotted name (``INSTALLED_APPS = ["testing"]``,
+    ``sys.path.insert(0, "tests")``), unless it is compared;
   - a JavaScript or TypeScript ``require``/``import``/``export ... from`` whose specifier
     resolves to it (relative, with or without its suffix, an ``index`` file, a folder), or a
     bare one whose parts end its path (an alias or ``baseUrl`` path);
@@ -24,7 +26,13 @@ test only when the review can show that no production code of the change loads i
   - a loader the review cannot read to its end (``importlib.import_module(name)``,
     ``__import__``, ``exec``/``eval`` of a computed value, ``require(name)``,
     ``import(`./${x}`)``): every file of that language its constant prefix allows; and a
-    production file whose text the review does not have (unreadable, binary): every file.
+    production file whose text the review does not have (unreadable, or a binary that may
+    hold code): every file.
+
+A path or Python name holds a part that makes the file look like a test (a test folder, or
+its own test name): ``orders.helpers`` does not name ``tests/orders/helpers.py``, which only
+a test folder on the import path or as the working folder would load, and putting it there
+names the folder.
 
 Code the change does not touch is not read: an unchanged file that already imported a
 test-looking module, or discovers modules by walking a folder, is beyond this decision.
@@ -214,23 +222,31 @@ class _Index:
     def _add(self, path: str) -> None:
         parts = path.split("/")
         stem_parts = [*parts[:-1], PurePosixPath(parts[-1]).stem]
+        # Every name given to it holds a part that makes it a test (a test folder, or its
+        # own test name): one without (``orders.helpers`` for ``tests/orders/helpers.py``)
+        # loads it only from a test folder put on the import path or made the working
+        # folder, which names that folder.
+        marks = [i for i, part in enumerate(parts[:-1]) if is_test_dir(part)]
+        if is_test_path(parts[-1]):
+            marks.append(len(parts) - 1)
+        last = max(marks, default=-1)
         spell = self.spelled.setdefault
-        if stem_parts[-1] not in {"__init__", "index"}:
+        if last == len(parts) - 1:
             spell(parts[-1], set()).add(path)
-        for start in range(len(parts) - 1):
+        for start in range(min(len(parts) - 1, last + 1)):
             spell("/".join(parts[start:]), set()).add(path)
             spell("/".join(stem_parts[start:]), set()).add(path)
             spell(".".join(stem_parts[start:]), set()).add(path)
         module = stem_parts[:-1] if stem_parts[-1] == "__init__" else stem_parts
-        for start in range(len(module)):
+        for start in range(min(len(module), last + 1)):
             self.modules.setdefault(".".join(module[start:]), set()).add(path)
-        first_test = next(
-            (i for i, part in enumerate(parts[:-1]) if is_test_dir(part)), len(parts) - 1
-        )
-        for end in range(first_test + 1, len(parts)):
+        first = marks[0] if marks else len(parts) - 1
+        for end in range(first + 1, len(parts)):
             folder = "/".join(parts[:end])
             self.folders.setdefault(folder, set()).add(path)
             for start in range(end):
+                if not any(start <= i < end for i in marks):
+                    continue
                 self.folder_names.setdefault(".".join(parts[start:end]), set()).add(folder)
                 if end - start >= 2:
                     spell("/".join(parts[start:end]), set()).add(path)
