@@ -2,11 +2,14 @@
 counted in the JSON, each candidate listed with its proof under ``--show-silenced`` (text,
 markdown, JSON), and sent to SARIF as a suppressed result that still validates.
 
-One pull request plants one candidate per mechanism: an ``eval`` the change only re-indents
+One pull request plants one candidate per mechanism: an XML parse the change only re-indents
 (pre-existing), a call without a timeout in a test file (test-file policy, Bandit's B113 and
-B101), a medium B113 the pull request marks ``# nosec`` (an honoured suppression), and an
-``eval`` of a variable folding proves holds a literal (folding). Beside them, an adversarial
-look-alike: a high ``eval(input())`` the pull request marks ``# nosec`` is still reported.
+B101), a medium B113 the pull request marks ``# nosec`` (an honoured suppression), and an XML
+parse of a variable folding proves holds a literal (folding). Beside them, an adversarial
+look-alike: a high ``verify=False`` the pull request marks ``# nosec`` is still reported. (Not
+``eval`` or ``pickle.loads``: production code that evaluates or unpickles a computed value may
+import any module, so the test-file policy could not show the test file is no production
+code; ``tests/test_testfiles.py`` has those.)
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from code_guard.models import Review, Silencing
 from code_guard.report.plain import code_span
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
-OLD_RUN = "def run(data):\n    return eval(data)\n\n\ndef other():\n    return 1\n"
+PARSE = "xml.etree.ElementTree.fromstring"
+OLD_RUN = f"def run(data):\n    return {PARSE}(data)\n\n\ndef other():\n    return 1\n"
 FOLDED = """\
 def run(text):
     limit = 86
@@ -33,15 +37,18 @@ def run(text):
         code = "1 + 1"
     else:
         code = text
-    return eval(code)
+    return xml.etree.ElementTree.fromstring(code)
 """
 IMPORT = "import requests\n\n\n"
 FILES = {
     # path: (base text, or "" for a new file; head text)
-    "app/run.py": (OLD_RUN, OLD_RUN.replace("return eval", "if data:\n        return eval")),
+    "app/run.py": (OLD_RUN, OLD_RUN.replace("return xml", "if data:\n        return xml")),
     "app/calc.py": ("", FOLDED),
     "app/fetch.py": ("", f"{IMPORT}def fetch(url):\n    return requests.get(url)  # nosec\n"),
-    "app/evil.py": ("", "def run():\n    return eval(input())  # nosec\n"),
+    "app/evil.py": (
+        "",
+        "def run(u):\n    return requests.get(u, verify=False, timeout=5)  # nosec\n",
+    ),
     "tests/test_fetch.py": (
         "",
         f'{IMPORT}def test_fetch():\n    assert requests.get("http://localhost")\n',
@@ -49,8 +56,8 @@ FILES = {
 }
 # (mechanism, source, place) of every candidate the pull request above has silenced.
 EXPECTED = {
-    ("pre-existing", "bandit:B307", "app/run.py:3"),
-    ("folding", "bandit:B307", "app/calc.py:7"),
+    ("pre-existing", "bandit:B314", "app/run.py:3"),
+    ("folding", "bandit:B314", "app/calc.py:7"),
     ("suppression", "bandit:B113", "app/fetch.py:5"),
     ("test-file", "bandit:B113", "tests/test_fetch.py:5"),
     ("test-file", "bandit:B101", "tests/test_fetch.py:5"),
@@ -111,7 +118,7 @@ def test_json_counts_each_mechanism_and_lists_nothing_by_default(
     assert data["silenced"] == {m.value: expected[m.value] for m in Silencing}
     assert data["preexisting"] == data["silenced"]["pre-existing"] == 1
     assert data["silenced_candidates"] == []
-    # the high eval the pull request marks `# nosec` is not silenced: it stays a finding
+    # the high verify=False the pull request marks `# nosec` is not silenced: it stays a finding
     review = Review.model_validate_json(outputs["json"])
     assert [(f.file_path, f.line_start, f.suppressed_in_pr) for f in review.findings] == [
         ("app/evil.py", 2, "# nosec")
@@ -130,7 +137,7 @@ def test_show_silenced_lists_each_candidate_with_its_proof(outputs: dict[str, st
     )
     assert "`# nosec`" in reason[Silencing.SUPPRESSION, "app/fetch.py"]
     assert "pull request adds" in reason[Silencing.SUPPRESSION, "app/fetch.py"]
-    assert "`return eval(data)`" in reason[Silencing.PRE_EXISTING, "app/run.py"]
+    assert f"`return {PARSE}(data)`" in reason[Silencing.PRE_EXISTING, "app/run.py"]
     assert "test file" in reason[Silencing.TEST_FILE, "tests/test_fetch.py"]
     # the findings are the same whether or not the silenced candidates are listed
     default = Review.model_validate_json(outputs["json"])
@@ -145,7 +152,7 @@ def test_text_counts_on_one_line_by_default_and_lists_on_request(
     start = shown.index(f"{COUNT_LINE}:")
     listed = shown[start + 1 : start + 1 + len(EXPECTED)]
     assert all(line.startswith("    ") and " — " in line for line in listed)
-    assert "    app/calc.py:7 folding bandit:B307 — first argument `code` holds a value" in (
+    assert "    app/calc.py:7 folding bandit:B314 — first argument `code` holds a value" in (
         "\n".join(listed)
     )
     # apart from the silenced lines, the output is the same
@@ -157,7 +164,7 @@ def test_text_counts_on_one_line_by_default_and_lists_on_request(
 def test_markdown_folds_the_list_and_otherwise_counts(outputs: dict[str, str]) -> None:
     default, shown = outputs["markdown"], outputs["markdown-shown"]
     assert "🔕 5 candidate(s) silenced on proof" in default
-    place, source = code_span("app/calc.py:7"), code_span("bandit:B307")
+    place, source = code_span("app/calc.py:7"), code_span("bandit:B314")
     assert "`show-silenced` lists them" in default and place not in default
     details = shown.split("<summary>🔕 5 candidate(s) silenced on proof", 1)[1]
     details = details.split("</details>", 1)[0]

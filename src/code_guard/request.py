@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from types import MappingProxyType
 
-from code_guard.diff import Change
+from code_guard.diff import Change, FileStatus
 from code_guard.rebuild import scaffold_python
+from code_guard.testfiles import TestFiles
 
 
 def split_lines(text: str) -> list[str]:
@@ -16,6 +18,24 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return [line.removesuffix("\r") for line in lines]
+
+
+# Changes that leave no file, or none that code can load by its path.
+_NO_CODE = frozenset({FileStatus.DELETED, FileStatus.MODE_ONLY, FileStatus.SUBMODULE})
+
+
+_MEDIA = frozenset(
+    {
+        ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".icns", ".tif", ".tiff",
+        ".avif", ".heic", ".psd", ".pdf", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3",
+        ".mp4", ".m4a", ".wav", ".ogg", ".flac", ".webm", ".mov", ".avi", ".mkv",
+    }
+)  # fmt: skip
+
+
+def _inert_media(path: str) -> bool:
+    """A binary file of a format that holds no code (an image, a font, a recording, a PDF)."""
+    return PurePosixPath(path.lower()).suffix in _MEDIA
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +58,26 @@ class ReviewRequest:
     _rebuilt: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     # Each file's lines, split once: every tool hit looks up its line.
     _lines: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    # Which files are tests for the rules quiet in tests, decided once (``test_files``).
+    _tests: list[TestFiles] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def test_files(self) -> TestFiles:
+        """The change's test files, for the rules quiet in tests: decided once per review,
+        from every file the change leaves (a production file the review does not look at,
+        ignored or generated, still loads what it imports). A file whose text the review
+        cannot read counts with no text, as one that may load anything, unless it is an
+        image, a font, a recording or a PDF: a compiled module, an archive on the import
+        path or a pickle may run code."""
+        if not self._tests:
+            self._tests.append(
+                TestFiles.of(
+                    (f.path, self.text_of(f.path) if f.reviewable else None)
+                    for f in self.change.files
+                    if f.status not in _NO_CODE
+                    and not (f.status is FileStatus.BINARY and _inert_media(f.path))
+                )
+            )
+        return self._tests[0]
 
     def lines_of(self, path: str) -> Sequence[str]:
         """The new lines of ``path``, numbered as diffs number them (index 0 is line 1).

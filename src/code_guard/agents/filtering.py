@@ -17,7 +17,6 @@ from collections.abc import Callable
 from code_guard.diff import FileChange
 from code_guard.knowledge.fixes import rewrite
 from code_guard.knowledge.mapping import lookup
-from code_guard.knowledge.placeholders import is_test_path
 from code_guard.knowledge.records import RuleRecord
 from code_guard.knowledge.suppressions import suppression
 from code_guard.models import (
@@ -35,6 +34,7 @@ from code_guard.models import (
 )
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
+from code_guard.testfiles import TestFiles
 from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
 
 # An agent's own say on a mapped hit on its line (``Agent.keep``).
@@ -55,9 +55,10 @@ def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bo
     return options.added_lines_only and not file.is_added(hit.line)
 
 
-def quiet_here(hit: ToolHit, info: RuleRecord) -> bool:
-    """A rule about production behaviour, in a test file."""
-    return info.quiet_in_tests and is_test_path(hit.file_path)
+def quiet_here(hit: ToolHit, info: RuleRecord, tests: TestFiles) -> bool:
+    """A rule about production behaviour, in a file the review shows is a test: one that
+    looks like a test and that no production file of the change loads (``testfiles.py``)."""
+    return info.quiet_in_tests and tests.is_test(hit.file_path)
 
 
 def declined_by_rule(hit: ToolHit, info: RuleRecord, line: str) -> str | None:
@@ -113,8 +114,9 @@ def judge(
     info = lookup(hit.tool, hit.rule)
     if info is None or file is None or out_of_scope(hit, file, options):
         return None
-    if quiet_here(hit, info):
-        why = "a rule about production behaviour, quiet in a test file"
+    tests = request.test_files()
+    if quiet_here(hit, info, tests):
+        why = f"a rule about production behaviour, quiet in {tests.why(hit.file_path)}"
         return silenced(Silencing.TEST_FILE, hit, why)
     lines = request.lines_of(hit.file_path)
     anchor = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
