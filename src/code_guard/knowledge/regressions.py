@@ -93,4 +93,7 @@ def derive(facts: Facts, links: Mapping[Category, str]) -> Iterator[RuleRecord]:
                     why=why,
                     fix=fix,
                     references=(links[cat],),
+                    # A test file is quiet only when the review proves no production file
+                    # loads it (``testfiles.py``); the filter decides, never the path alone.
+                    quiet_in_tests=True,
                 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from code_guard.knowledge.placeholders import is_test_path
 from code_guard.knowledge.regressions import TOOL
 from code_guard.regressions.detector import find_regressions, language_of
 from code_guard.tools.base import ChangeTool, ToolHit
@@ -22,8 +21,9 @@ class RegressionTool(ChangeTool):
     name = TOOL
 
     def applies_to(self, path: str) -> bool:
-        """Python, JavaScript/TypeScript and Go sources outside tests."""
-        return language_of(path) is not None and not is_test_path(path)
+        """Python, JavaScript/TypeScript and Go sources. Test files are read too: their
+        rules are quiet in tests, and the filters decide, on proof, what is a test."""
+        return language_of(path) is not None
 
     def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
         """The regressions of every modified file in ``files``."""
