@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from code_guard.knowledge.placeholders import is_test_path
 from code_guard.tools.access.detector import find_access_issues
 from code_guard.tools.access.model import Language, access_model
 from code_guard.tools.base import ChangeTool, ToolHit
@@ -50,8 +49,9 @@ class AccessControlTool(ChangeTool):
     name = TOOL
 
     def applies_to(self, path: str) -> bool:
-        """Python, JavaScript/TypeScript and Go sources outside tests."""
-        return language_of(path) is not None and not is_test_path(path)
+        """Python, JavaScript/TypeScript and Go sources. Test files are read too: the rules
+        are quiet in tests, and the filters decide, on proof, what is a test."""
+        return language_of(path) is not None
 
     def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
         """The access checks every modified file in ``files`` lost."""
@@ -59,7 +59,7 @@ class AccessControlTool(ChangeTool):
         hits: list[ToolHit] = []
         for file in files:
             language = language_of(file.path)
-            if not file.has_base or language is None or is_test_path(file.path):
+            if not file.has_base or language is None:
                 continue
             hits.extend(
                 ToolHit(
