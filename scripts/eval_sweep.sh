@@ -32,6 +32,7 @@ print("  ".join(f"{k}={flat[k]:.3f}" if isinstance(flat.get(k), float) else f"{k
 run bundled dataset
 for part in cve fixed clean; do run "rw-$part" "$sets/realworld-dev/$part/cases"; done
 for part in cve fixed; do run "rw2-$part" "$sets/realworld2-dev/$part/cases"; done
+for part in cve fixed; do run "rw3-$part" "$sets/realworld3-dev/$part/cases"; done
 run owasp "$sets/owasp-dev/cases"
 run semgrep "$sets/semgrep-dev/cases"
 run ruff "$sets/ruff-dev/cases"
@@ -48,6 +49,11 @@ printf 'rw2 cve       '
 $score "$sets/realworld2-dev/cve/cases" "$out/rw2-cve.json" --json | pick cases_caught
 printf 'rw2 fixed     '
 $score "$sets/realworld2-dev/fixed/cases" "$out/rw2-fixed.json" --json \
+  | pick clean_false_alarm_rate
+printf 'rw3 cve       '
+$score "$sets/realworld3-dev/cve/cases" "$out/rw3-cve.json" --json | pick cases_caught
+printf 'rw3 fixed     '
+$score "$sets/realworld3-dev/fixed/cases" "$out/rw3-fixed.json" --json \
   | pick clean_false_alarm_rate
 printf 'owasp         '
 $score "$sets/owasp-dev/cases" "$out/owasp.json" --manifest "$sets/owasp-dev/manifest.jsonl" --line
