@@ -17,6 +17,7 @@ from collections.abc import Callable
 from code_guard.diff import FileChange
 from code_guard.knowledge.fixes import rewrite
 from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.placeholders import is_test_path
 from code_guard.knowledge.records import RuleRecord
 from code_guard.knowledge.suppressions import suppression
 from code_guard.models import (
@@ -55,10 +56,15 @@ def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bo
     return options.added_lines_only and not file.is_added(hit.line)
 
 
-def quiet_here(hit: ToolHit, info: RuleRecord, tests: TestFiles) -> bool:
-    """A rule about production behaviour, in a file the review shows is a test: one that
-    looks like a test and that no production file of the change loads (``testfiles.py``)."""
-    return info.quiet_in_tests and tests.is_test(hit.file_path)
+def quiet_here(hit: ToolHit, info: RuleRecord, request: ReviewRequest) -> TestFiles | None:
+    """The change's test files when ``hit``'s rule is about production behaviour and its file
+    is one the review shows is a test: one that looks like a test and that no production file
+    of the change loads (``testfiles.py``); else None. The change is read for that only when
+    a hit in a test-looking file asks."""
+    if not (info.quiet_in_tests and is_test_path(hit.file_path)):
+        return None
+    tests = request.test_files()
+    return tests if tests.is_test(hit.file_path) else None
 
 
 def declined_by_rule(hit: ToolHit, info: RuleRecord, line: str) -> str | None:
@@ -114,8 +120,8 @@ def judge(
     info = lookup(hit.tool, hit.rule)
     if info is None or file is None or out_of_scope(hit, file, options):
         return None
-    tests = request.test_files()
-    if quiet_here(hit, info, tests):
+    tests = quiet_here(hit, info, request)
+    if tests is not None:
         why = f"a rule about production behaviour, quiet in {tests.why(hit.file_path)}"
         return silenced(Silencing.TEST_FILE, hit, why)
     lines = request.lines_of(hit.file_path)
