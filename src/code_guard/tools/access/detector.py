@@ -47,6 +47,8 @@ from code_guard.tools.access.sides import (
 )
 
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
+# A call's name: starts only where a name starts, and never gives back, so linear.
+_CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*+)\s*+\(")
 _DECORATOR = re.compile(r"^\s*@")
 _ROUTE = re.compile(
     r"\.(?:Handle|HandleFunc|Get|Post|Put|Patch|Delete|GET|POST|PUT|PATCH|DELETE|Any|Add|"
@@ -232,7 +234,7 @@ def _wrappers(bare: str, model: AccessModel) -> list[str]:
     """The calls on a route line that wrap its handler and say they check access."""
     route = _ROUTE.search(bare)
     rest = bare[route.end() :] if route else bare
-    return [n for n in re.findall(r"([A-Za-z_][\w.]*)\s*\(", rest) if is_check_name(n, model)]
+    return [n for n in _CALL.findall(rest) if is_check_name(n, model)]
 
 
 def _new_routes(

@@ -18,11 +18,11 @@ from code_guard.regressions.catalogue import DERIVE, Kind, catalogue
 from code_guard.tools.access.model import AccessModel, Language
 from code_guard.tools.access.scopes import Branch, Scope, branch_at, code, innermost, scopes
 
-_CALL = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
+_CALL = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*+)\s*+\(")
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
-_ASSIGN = re.compile(
-    r"^\s*(?:var\s+|let\s+|const\s+)?([\w\s,.*]+?)\s*(?::=|(?<![=!<>])=(?!=))\s*(.+)$"
-)
+# Possessive runs, so a line of spaces or names with no operator fails in one pass (the lazy
+# target and the spaces around it could split a run of blanks every way: quadratic).
+_ASSIGN = re.compile(r"^\s*+(?:(?:var|let|const)\s++)?([\w\s,.*]++)(?::=|=(?!=))\s*+(.+)$")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _DEFS_REACH = 8  # lines above a branch searched for the assignment of a name it checks
 _COLLECTION = re.compile(

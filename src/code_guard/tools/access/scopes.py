@@ -24,7 +24,9 @@ _JS_FUNC = re.compile(
     r"(?::\s*[^={;]+)?\{"
 )
 _JS_ROUTE = re.compile(r"^\s*(\w+)\.(get|post|put|patch|delete|all|use)\(\s*([^,]+),")
-_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
+# A literal runs to its closing quote or, unterminated, to the end of the line: either way each
+# quote starts at most one scan, so runs of quotes and backslashes stay linear.
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*+(?:\"|\\?$)|'(?:\\.|[^'\\])*+(?:'|\\?$)|`[^`]*+(?:`|$)")
 IF = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|else\s+if)\b")
 
 
