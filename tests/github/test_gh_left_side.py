@@ -246,3 +246,44 @@ def test_the_stand_in_takes_each_side_only_where_the_diff_shows_it(pull: GitHubS
     assert refused(line=REMOVED_AT, side="left") and refused(line=REMOVED_AT, side="BOTH")
     assert refused(line=LOAD_AT, side="RIGHT", start_line=LOAD_AT, start_side="RIGHT")
     assert not refused(line=LOAD_AT, side="RIGHT", start_line=LOAD_AT - 1, start_side="RIGHT")
+
+
+GUARDED = """import os
+
+
+def read(root, name):
+    path = os.path.realpath(os.path.join(root, name))
+    if not path.startswith(root + os.sep):
+        raise PermissionError(name)
+    with open(path) as handle:
+        return handle.read()
+"""
+
+
+def test_a_guard_the_regression_detector_sees_deleted_goes_left_too(
+    github: GitHubStandIn,
+) -> None:
+    head = GUARDED.replace(
+        "    if not path.startswith(root + os.sep):\n        raise PermissionError(name)\n", ""
+    )
+    path = "app/files.py"
+    body = "".join(
+        difflib.unified_diff(
+            GUARDED.splitlines(keepends=True),
+            head.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+        )
+    )
+    text = f"diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n{body}"
+    github.push(github.head_sha, text)
+    request = ReviewRequest(change=parse_diff(text), contents={path: head})
+    options = ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    review = review_sync(request, options)
+    [finding] = [f for f in review.findings if f.removed_at is not None]
+    assert finding.line_start == 6  # the sink below, unchanged, that now runs without it
+    anchor = anchor_for(finding, request.change)
+    assert anchor == Anchor(path, 6, side="LEFT")  # the guard's `if`, on the base side
+    comment = api_comment(finding, anchor, request.change)
+    assert (comment["side"], comment["line"]) == ("LEFT", 6)
+    assert github.outside_diff(comment) is None
