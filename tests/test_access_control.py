@@ -813,3 +813,57 @@ def test_a_deleted_check_is_a_finding_on_the_unchanged_line_through_the_review()
     rule = next(r for r in rules if r["id"] == "code-guard/broken_access_control")
     assert rule["properties"]["security-severity"] == "8.0"
     assert {"security", "CWE-862", "external/cwe/cwe-862"} <= set(rule["properties"]["tags"])
+
+
+@pytest.mark.parametrize(
+    ("path", "base", "head", "removed_at"),
+    [
+        ("api/repo.go", GO_BASE, GO_BASE.replace(GO_CHECK, ""), _line(GO_BASE, "!user.CanEdit")),
+        (
+            "shop/views.py",
+            DJANGO,
+            DJANGO.replace("@login_required\n@permission_required", "@permission_required"),
+            _line(DJANGO, "@permission_required(") - 1,
+        ),
+        (
+            "web/routes.go",
+            CHI,
+            CHI.replace("\tr.Use(s.requireLogin)\n", ""),
+            _line(CHI, "r.Use(s.requireLogin)"),
+        ),
+        (
+            "site/settings.py",
+            SETTINGS,
+            SETTINGS.replace('    "django.middleware.csrf.CsrfViewMiddleware",\n', ""),
+            _line(SETTINGS, "CsrfViewMiddleware"),
+        ),
+        ("billing/views.py", ORM, ORM.replace(", owner=request.user", ""), 2),
+    ],
+)
+def test_each_removed_protection_names_its_base_line(
+    path: str, base: str, head: str, removed_at: int
+) -> None:
+    # The base line of the removed protection: where its inline comment goes (side LEFT).
+    (found,) = [f for f in _all(path, base, head) if not f.silenced]
+    assert found.removed_at == removed_at
+    assert found.removed in base.split("\n")[removed_at - 1]
+    file = parse_diff(_diff(path, base, head)).files[0]
+    assert removed_at in {
+        ln.old_number for h in file.hunks for ln in h.lines if ln.new_number is None
+    }
+
+
+def test_a_finding_of_the_tool_carries_the_base_line_of_its_removed_check() -> None:
+    head = GO_BASE.replace(GO_CHECK, "")
+    path = "api/repo.go"
+    request = ReviewRequest(change=parse_diff(_diff(path, GO_BASE, head)), contents={path: head})
+    hits = AccessControlTool().run_change(request, request.change.files)
+    live = [h for h in hits if not h.silenced]
+    assert [(h.line, h.removed_at) for h in live] == [
+        (_line(head, "s.save(repo, r)"), _line(GO_BASE, "if !user.CanEdit(repo) {"))
+    ]
+    options = ReviewOptions(analysis=AnalysisOptions(agents=(AgentName.SECURITY,)))
+    review = review_sync(request, options)
+    (finding,) = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
+    assert finding.line_start == _line(head, "s.save(repo, r)")  # still the head line
+    assert finding.removed_at == _line(GO_BASE, "if !user.CanEdit(repo) {")

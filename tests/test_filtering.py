@@ -129,3 +129,15 @@ def test_a_hit_its_tool_proved_harmless_is_recorded_with_the_tools_proof() -> No
     assert finding_for(AgentName.SECURITY, proved, request(), AnalysisOptions(), keep_all) is None
     unknown = ToolHit("python-taint", "taint-sql", "app/load.py", 3, 3, "p", silenced="hope")
     assert judge(AgentName.SECURITY, unknown, request(), AnalysisOptions(), keep_all) is None
+
+def test_a_hits_removed_line_number_reaches_the_finding_and_survives_a_merge() -> None:
+    about = ToolHit(
+        "bandit", "B506", "app/load.py", 3, 3, "Unsafe load.", removed_line="data = 1", removed_at=2
+    )
+    found = finding_for(AgentName.SECURITY, about, request(), AnalysisOptions(), keep_all)
+    assert found is not None and (found.removed_line, found.removed_at) == ("data = 1", 2)
+    plain = finding_for(AgentName.SECURITY, hit(3), request(), AnalysisOptions(), keep_all)
+    assert plain is not None and plain.removed_at is None
+    # Merged with a finding that has none (the model's, say), either way round, it is kept.
+    other = plain.model_copy(update={"confidence": 1.0, "sources": ("model",)})
+    assert other.merge(found).removed_at == 2 and found.merge(other).removed_at == 2

@@ -525,3 +525,17 @@ def test_helper_replaced_by_a_check_just_above_is_quiet() -> None:
         "        abort(400)\n",
     )
     assert _found("app/auth.py", base, checked) == []
+
+
+def test_a_regression_finding_carries_the_base_line_of_the_removed_protection() -> None:
+    # A deleted guard: reported on the unchanged line below, with the guard's base line.
+    guard = "\tif !strings.HasPrefix(p, base+string(os.PathSeparator)) {\n"
+    head = GO_GUARD.replace(guard + "\t\treturn nil, errBadPath\n\t}\n", "")
+    (deleted,) = _reviewed("store/open.go", GO_GUARD, head)
+    assert deleted.line_start == _line_of(head, "os.Open(p)")
+    assert deleted.removed_at == _line_of(GO_GUARD, "strings.HasPrefix(p, base")
+    # A replaced safe call: reported on the added line, with the removed one's base line.
+    head = YAML_SAFE.replace("yaml.safe_load(stream)", "yaml.load(stream, Loader=yaml.Loader)")
+    (replaced,) = _reviewed("app/settings.py", YAML_SAFE, head)
+    assert replaced.line_start == _line_of(head, "yaml.load(")
+    assert replaced.removed_at == _line_of(YAML_SAFE, "yaml.safe_load(stream)")

@@ -198,6 +198,9 @@ class Finding(Frozen):
     # Set when the finding is about a protection the change removed: the removed line that
     # held it, quoted beside the added line when the model is asked about the finding.
     removed_line: str | None = Field(default=None, max_length=500)
+    # The base-file number of that removed line, when a detector knows it: the inline comment
+    # then goes on the removed line itself (``side: LEFT``); ``line_start`` stays the head line.
+    removed_at: LineNumber | None = None
     # Set when a trusted person dismissed the finding (``dismissals``): it is still reported,
     # marked, and no longer counts for the gate or the verdict.
     dismissal: Dismissal | None = None
@@ -240,6 +243,7 @@ class Finding(Frozen):
                 "fix_lines": fixer.fix_lines,
                 "cwe_id": lead.cwe_id or rest.cwe_id,
                 "removed_line": lead.removed_line or rest.removed_line,
+                "removed_at": lead.removed_at or rest.removed_at,
                 # Disputed only if both are: a detection the model did not dispute still
                 # stands, so a gate that ignores disputed findings must still see it.
                 "disputed": lead.disputed if rest.disputed is not None else None,

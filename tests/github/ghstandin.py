@@ -4,6 +4,16 @@ It keeps state (reviews, review comments, issue comments) so that re-runs see wh
 runs posted, answers like GitHub does (payload shapes, pagination ``Link`` headers, 403, 406,
 422 bodies), records every request, and validates each one against GitHub's OpenAPI
 description (the vendored subset) as it arrives.
+
+A review comment is refused (422) unless its place is one GitHub takes (``outside_diff``).
+The subset types the reviews operation's ``side`` and ``start_side`` as bare strings; their
+rules are in GitHub's description of the same fields of "Create a review comment" (in the
+full file, not an operation the action calls): "Can be `LEFT` or `RIGHT`. Use `LEFT` for
+deletions that appear in red. Use `RIGHT` for additions that appear in green or unchanged
+lines that appear in white and are shown for context", ``line`` being "the line of the blob
+in the pull request diff". So a ``RIGHT`` line must be a new-file line the diff shows (added
+or context), a ``LEFT`` line a base-file line it shows (removed or context), and both ends of
+a multi-line comment must sit in one hunk, the start first.
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 OWNER, REPO, NUMBER = "octo-org", "hello-world", 7
 REPO_PATH = f"/repos/{OWNER}/{REPO}"
 PAGE_SIZE = 2  # small pages, so every list call exercises pagination
+# ``side``'s enum in GitHub's "Create a review comment" operation (see the module docstring).
+SIDES = ("LEFT", "RIGHT")
 
 
 @dataclass
@@ -316,7 +328,8 @@ class GitHubStandIn:
         if self.read_only:
             return _forbidden("pulls/reviews#create-a-review-for-a-pull-request")
         comments = body.get("comments", [])
-        if any(self.rejects(c) for c in comments) or body.get("commit_id") != self.head_sha:
+        refused = any(self.outside_diff(c) or self.rejects(c) for c in comments)
+        if refused or body.get("commit_id") != self.head_sha:
             return _json(
                 {
                     "message": "Unprocessable Entity",
@@ -351,6 +364,7 @@ class GitHubStandIn:
             "line": comment["line"],
             "side": comment.get("side", "RIGHT"),
             "start_line": comment.get("start_line"),
+            "start_side": comment.get("start_side"),
             "commit_id": review["commit_id"],
             "body": comment["body"],
             "user": review["user"],
@@ -359,6 +373,25 @@ class GitHubStandIn:
             "created_at": (now := self._now()),
             "updated_at": now,
         }
+
+    def outside_diff(self, comment: dict[str, Any]) -> str | None:
+        """Why GitHub would refuse ``comment``'s place (see the module docstring), or None."""
+        side = comment.get("side", "RIGHT")
+        start_side = comment.get("start_side", side)
+        if side not in SIDES or start_side not in SIDES:
+            return f"side {side!r} / start_side {start_side!r}: not one of {SIDES}"
+        patch = next((f["patch"] for f in self.files if f["filename"] == comment["path"]), None)
+        line, start = comment.get("line"), comment.get("start_line")
+        hunk = next((h for h in _hunk_sides(patch or "") if line in h[side]), None)
+        if hunk is None:
+            return f"{side} line {line} of {comment['path']} is not part of the diff"
+        if start is None:
+            return None
+        if start not in hunk[start_side]:
+            return f"{start_side} start_line {start} is not in the hunk of line {line}"
+        if start_side == side and start >= line:
+            return f"start_line {start} does not come before line {line}"
+        return None
 
     def _delete_review(self, path: str) -> Response:
         review_id = int(path.rsplit("/", 1)[1])
@@ -468,6 +501,28 @@ def _forbidden(doc: str) -> Response:
         },
         403,
     )
+
+
+def _hunk_sides(patch: str) -> list[dict[str, set[int]]]:
+    """For each hunk of a file's ``patch``: the lines it shows on each side, by number (``LEFT``:
+    the base's removed and context lines, ``RIGHT``: the new file's added and context lines)."""
+    hunks: list[dict[str, set[int]]] = []
+    old = new = 0
+    for text in patch.split("\n"):
+        header = re.match(r"@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@", text)
+        if header:
+            old, new = int(header.group(1)), int(header.group(2))
+            hunks.append({"LEFT": set(), "RIGHT": set()})
+        elif hunks and text[:1] in (" ", "", "-"):  # a blank context line may lose its space
+            hunks[-1]["LEFT"].add(old)
+            old += 1
+            if text[:1] != "-":
+                hunks[-1]["RIGHT"].add(new)
+                new += 1
+        elif hunks and text[:1] == "+":
+            hunks[-1]["RIGHT"].add(new)
+            new += 1
+    return hunks
 
 
 def _files_from_diff(diff: str) -> list[dict[str, Any]]:

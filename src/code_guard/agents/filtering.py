@@ -219,5 +219,6 @@ def hit_finding(
         sources=(f"{hit.tool}:{hit.rule}",),
         anchor_text=anchor.strip(),
         removed_line=hit.removed_line[:500] or None,
+        removed_at=hit.removed_at or None,
         suppressed_in_pr=clip(suppressed_in_pr, MARK_CHARS) if suppressed_in_pr else None,
     )

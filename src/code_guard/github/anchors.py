@@ -3,29 +3,43 @@
 Only findings at least as confident as the ``inline-confidence`` option are posted inline;
 the others are listed in the summary comment with their confidence.
 
-GitHub takes a review comment only on a line the diff shows (added or context) on the new
-side, and a multi-line comment only when both ends sit in the same hunk. Every finding is
+GitHub takes a review comment only on a line the diff shows on the side it names: ``RIGHT``
+for an added or context line of the new file, ``LEFT`` for a removed or context line of the
+base. A multi-line comment is taken only when both ends sit in the same hunk. Every finding is
 checked against the parsed hunks here, before anything is posted, so a 422 from GitHub is the
 exception rather than the way anchoring is discovered.
+
+A finding about a protection the change deleted (``Finding.removed_at``) that is reported on
+the unchanged line at the deletion point goes on the removed line itself, ``side: LEFT``,
+where a human reviewer would put it. One reported on the added line that replaced the
+protection stays there (``RIGHT``): that line is what to change, and only a comment on the new
+side can offer a one-click suggestion. Either way the reported line (``line_start``, in JSON,
+SARIF and annotations) is the head line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from code_guard.confidence import undisputed
-from code_guard.diff import Change, FileChange, Hunk
+from code_guard.diff import Change, FileChange, Hunk, LineKind
 from code_guard.models import Finding
+
+Side = Literal["RIGHT", "LEFT"]
 
 
 @dataclass(frozen=True, slots=True)
 class Anchor:
-    """Where an inline comment goes: ``line`` on the new side, from ``start_line`` if set."""
+    """Where an inline comment goes: ``line`` (from ``start_line`` if set) on ``side``: the
+    new file's line for ``RIGHT``, the base file's for ``LEFT``. Two anchors are the same
+    place only with the same side: a base and a head line number can be equal."""
 
     path: str
     line: int
     start_line: int | None = None
+    side: Side = "RIGHT"
 
     @property
     def first_line(self) -> int:
@@ -47,6 +61,8 @@ def anchor_for(finding: Finding, change: Change) -> Anchor | None:
     file = change.file(finding.file_path)
     if file is None or not file.reviewable:
         return None
+    if (removed := _removed_anchor(finding, file)) is not None:
+        return removed
     end_hunk = _hunk_of(file, finding.line_end) if file.in_hunk(finding.line_end) else None
     if end_hunk is None:
         # The end is outside the diff; the first line alone may still be commentable.
@@ -57,6 +73,19 @@ def anchor_for(finding: Finding, change: Change) -> Anchor | None:
     if start < finding.line_end and start in end_hunk.new_range:
         return Anchor(file.path, finding.line_end, start)
     return Anchor(file.path, finding.line_end)
+
+
+def _removed_anchor(finding: Finding, file: FileChange) -> Anchor | None:
+    """The removed line a finding about a deletion goes on (``LEFT``), or None: when it has
+    no removed line, when the finding stands on an added line (the replacement), or when that
+    base line is not a removed line of the file's hunks."""
+    at = finding.removed_at
+    if at is None or file.is_added(finding.line_start):
+        return None
+    removed = any(
+        ln.kind is LineKind.REMOVED and ln.old_number == at for h in file.hunks for ln in h.lines
+    )
+    return Anchor(file.path, at, side="LEFT") if removed else None
 
 
 def _hunk_of(file: FileChange, line: int) -> Hunk | None:

@@ -114,6 +114,12 @@ def group_body(findings: Sequence[Finding], anchor: Anchor, change: Change) -> s
 def _section(finding: Finding, anchor: Anchor, change: Change, *, suggest: bool) -> str:
     why = explain(finding)
     parts = [f"**{BADGES[finding.severity]} · {plain_line(finding.title)}**"]
+    if anchor.side == "LEFT":
+        # The comment sits on the removed line; the text speaks of the head line.
+        parts.append(
+            f"*On the removed line {anchor.line} of the base; reported at line "
+            f"{finding.line_start} of the new file.*"
+        )
     if flags := marks(finding).strip():
         parts.append(flags)  # a finding posted despite the model's dispute says so
     if finding.description and not finding.description.startswith(finding.title):
@@ -159,14 +165,15 @@ def suggestion_code(finding: Finding, anchor: Anchor, change: Change) -> str | N
     """The fix as replacement code for the anchored lines, or None if it is not that.
 
     A suggestion replaces exactly the commented lines, so it is offered only when the anchor
-    covers exactly the lines the fix was written for (``Finding.fix_lines``: a merge may widen
-    the finding, never the fix) and the fix reads as code: a fenced block, or text that does
-    not end like a sentence and has no run of four bare words outside string literals.
+    is on the new side (``RIGHT``) and covers exactly the lines the fix was written for
+    (``Finding.fix_lines``: a merge may widen the finding, never the fix) and the fix reads
+    as code: a fenced block, or text that does not end like a sentence and has no run of four
+    bare words outside string literals.
     Code given without indentation is indented like the first commented line; an empty fix
     deletes the lines.
     """
-    if finding.suggested_fix is None or finding.fix_lines is None:
-        return None
+    if finding.suggested_fix is None or finding.fix_lines is None or anchor.side != "RIGHT":
+        return None  # a suggestion rewrites new-file lines: only a RIGHT comment can offer one
     fix = finding.suggested_fix.strip("\n")
     if (anchor.first_line, anchor.line) != tuple(finding.fix_lines):
         return None
@@ -205,7 +212,8 @@ def _reads_as_prose(text: str) -> bool:
 def api_comment(
     finding: Finding | Sequence[Finding], anchor: Anchor, change: Change
 ) -> dict[str, object]:
-    """The comment as the reviews API takes it: ``line``/``side``, never ``position``.
+    """The comment as the reviews API takes it: ``line``/``side``, never ``position``; the
+    side is the anchor's (``LEFT``: a base line, for a finding about a removed line).
 
     ``finding`` may be several findings sharing the anchor; they read as one comment.
     """
@@ -213,10 +221,10 @@ def api_comment(
     comment: dict[str, object] = {
         "path": anchor.path,
         "line": anchor.line,
-        "side": "RIGHT",
+        "side": anchor.side,
         "body": group_body(findings, anchor, change),
     }
     if anchor.start_line is not None:
         comment["start_line"] = anchor.start_line
-        comment["start_side"] = "RIGHT"
+        comment["start_side"] = anchor.side
     return comment

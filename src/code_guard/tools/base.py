@@ -62,6 +62,7 @@ class ToolHit:
     message: str
     tool_severity: str = ""  # the tool's own severity word, where it gives one
     removed_line: str = ""  # for a protection the change removed: the removed line that held it
+    removed_at: int = 0  # and that removed line's number in the base file (0: none or unknown)
     # The hit sits on an unchanged line of a hunk on purpose: the change deleted a protection
     # above it and added no line to comment on. Reported although only added lines are.
     on_unchanged_line: bool = False

@@ -47,6 +47,7 @@ def csrf_changes(
             "state-changing requests are accepted without a CSRF token.",
             quote,
             unchanged,
+            removed_at=hit,
         )
     for entry in model.csrf.disable:
         rx = re.compile(entry.pattern)

@@ -102,4 +102,5 @@ def lost_decorators(
                 f"`{base.lines[number - 1].strip()}`); the same handler in the head does not "
                 "carry it, and a look-alike or renamed decorator is not proof of the same check."
             )
-            yield Found(rule, line, title, detail, base.lines[number - 1].strip(), unchanged)
+            quote = base.lines[number - 1].strip()
+            yield Found(rule, line, title, detail, quote, unchanged, removed_at=number)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from code_guard.diff import FileChange
 from code_guard.models import Silencing
@@ -142,7 +143,8 @@ def _lost_guards(
                 continue
             if not guard.strong and not unchanged:
                 continue  # a check known by its name only, rewritten: see _guard_found
-            yield _guard_found(guard, scope, line, unchanged, head, guard.line not in removed)
+            found = _guard_found(guard, scope, line, unchanged, head, guard.line not in removed)
+            yield replace(found, removed_at=first)
 
 
 def _kept(guard: Guard, match: Guard, scope: Scope, line: int, unchanged: bool) -> Found:
@@ -226,7 +228,15 @@ def _lost_middleware(
                 f"Base line {number} put `{name}` in front of handlers (`{text.strip()}`); the "
                 "head file applies it fewer times, so a route it guarded is no longer checked."
             )
-            yield Found("middleware-removed", line, title, detail, text.strip(), unchanged)
+            yield Found(
+                "middleware-removed",
+                line,
+                title,
+                detail,
+                text.strip(),
+                unchanged,
+                removed_at=number,
+            )
             break
 
 
@@ -293,4 +303,5 @@ def _lost_scopes(
             "owner's record by naming it.",
             quote,
             unchanged,
+            removed_at=number,
         )

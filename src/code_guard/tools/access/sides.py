@@ -29,6 +29,7 @@ class Found:
     removed: str
     unchanged: bool
     silenced: str = ""  # the ``Silencing`` that held it back, with the proof in ``detail``
+    removed_at: int = 0  # the base line of ``removed`` (0: nothing removed)
 
 
 @dataclass(frozen=True, slots=True)

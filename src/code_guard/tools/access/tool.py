@@ -71,6 +71,7 @@ class AccessControlTool(ChangeTool):
                     message=f"{found.title}\n{found.detail}",
                     tool_severity="HIGH" if found.rule in _STRONG else "MEDIUM",
                     removed_line=found.removed,
+                    removed_at=found.removed_at,
                     on_unchanged_line=found.unchanged,
                     silenced=found.silenced,
                 )
