@@ -9,7 +9,9 @@ import re
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import pytest
 import yaml
 
 from code_guard.knowledge.security import load_model
@@ -112,3 +114,111 @@ def test_no_taint_rule_of_any_language_clears_a_value_by_its_name() -> None:
                     rule["id"],
                     regex,
                 )
+
+
+# --- JavaScript and TypeScript, Go ------------------------------------------------------------
+
+GENERATED = ("python", "javascript")
+
+
+def _split(language: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The generated rules of a rules file, and the ones written by hand after the marker."""
+    text = rules_file(f"{language}.yml").read_text(encoding="utf-8")
+    head, hand = text.split(gen.END)
+    generated = yaml.safe_load(head)["rules"]
+    written = yaml.safe_load("rules:\n" + hand)["rules"]
+    return generated, written
+
+
+@pytest.mark.parametrize("language", GENERATED)
+def test_each_committed_rules_file_is_the_generated_one(language: str) -> None:
+    current = rules_file(f"{language}.yml").read_text(encoding="utf-8")
+    assert gen.render(language, current) == current
+
+
+@pytest.mark.parametrize("language", GENERATED)
+def test_each_generated_rule_keeps_its_record(language: str) -> None:
+    model = load_model(language)
+    generated, _ = _split(language)
+    by_id = {r["id"]: r for r in generated}
+    assert list(by_id) == [r.id for r in model.rules]
+    for rule in model.rules:
+        assert by_id[rule.id]["metadata"] == rule.metadata
+        assert by_id[rule.id]["message"] == rule.message
+        assert by_id[rule.id]["severity"] == rule.severity
+        assert by_id[rule.id]["languages"] == list(model.languages or (model.language,))
+
+
+@pytest.mark.parametrize("language", GENERATED)
+def test_sources_sinks_and_sanitisers_are_listed_once(language: str) -> None:
+    model = load_model(language)
+    for entries in (model.sources, [s for sinks in model.sinks.values() for s in sinks]):
+        names = [e.name for e in entries]
+        shapes = [yaml.safe_dump(e.semgrep) for e in entries]
+        assert len(set(names)) == len(names), language
+        assert len(set(shapes)) == len(shapes), language
+    calls = [c for s in model.sanitisers for c in s.calls]
+    assert len(set(calls)) == len(calls), language
+    names = [s.name for s in model.sanitisers] + [g.name for g in model.guards]
+    assert len(set(names)) == len(names), language
+
+
+@pytest.mark.parametrize("language", GENERATED)
+def test_no_hand_written_rule_copies_a_source_or_guard(language: str) -> None:
+    """The rules after the marker share no source, sanitiser or guard with the model: a
+    request source or a guard is written once, in the model, and nowhere else."""
+    model = load_model(language)
+    sources = {yaml.safe_dump(s.semgrep) for s in model.sources}
+    guard_tests = {t for g in model.guards for t in (*g.fails, g.holds) if t}
+    _, written = _split(language)
+    for rule in written:
+        for source in rule.get("pattern-sources") or []:
+            assert yaml.safe_dump(source) not in sources, rule["id"]
+        text = yaml.safe_dump(rule.get("pattern-sanitizers") or [])
+        for test in guard_tests:
+            assert f"if ({test})" not in text and f"if {test} " not in text, (rule["id"], test)
+
+
+@pytest.mark.parametrize("language", GENERATED)
+def test_each_source_entry_appears_only_in_generated_rules(language: str) -> None:
+    """Each rule lists each of its sources exactly once, as the model gives it."""
+    model = load_model(language)
+    generated, _ = _split(language)
+    by_id = {r["id"]: r for r in generated}
+    for rule in model.rules:
+        listed = [yaml.safe_dump(s) for s in by_id[rule.id]["pattern-sources"]]
+        assert listed == [yaml.safe_dump(s.semgrep) for s in model.sources_for(rule.kind)]
+
+
+def _js_rule(rule_id: str) -> str:
+    generated, _ = _split("javascript")
+    (rule,) = [r for r in generated if r["id"] == rule_id]
+    return yaml.safe_dump(rule["pattern-sanitizers"], width=10_000)
+
+
+def test_a_javascript_rule_takes_only_the_protections_of_its_kind() -> None:
+    path = _js_rule("js-path-traversal-request-path")
+    assert "path.basename(...)" in path
+    assert "encodeURIComponent" not in path and "new URL" not in path
+    ssrf = _js_rule("js-ssrf-request-url")
+    assert "path.basename" not in ssrf and 'includes("..")' not in ssrf
+    assert "new URL($X, ...)" in ssrf
+    xss = _js_rule("js-xss-html-from-input")
+    assert "$EXIT" not in xss  # no guard proves markup safe
+    redirect = _js_rule("js-open-redirect-request-url")
+    assert "parseInt" not in redirect
+
+
+def test_every_javascript_guard_requires_a_leaving_branch() -> None:
+    """A guard is written only as the `if` of its failure whose branch is `$EXIT`, and every
+    such entry constrains `$EXIT` to return or throw: a check whose failing branch goes on
+    proves nothing."""
+    model = load_model("javascript")
+    generated, _ = _split("javascript")
+    for rule in generated:
+        for entry in rule["pattern-sanitizers"]:
+            text = yaml.safe_dump(entry, width=10_000)
+            if "pattern-inside" not in text:
+                continue
+            assert "$EXIT" in text, rule["id"]
+            assert model.exit_regex in _regexes(entry), rule["id"]

@@ -84,16 +84,21 @@ class Guard(Frozen):
     name: str
     note: str = ""
     proves: tuple[str, ...]
-    holds: str
+    holds: str = ""
     fails: tuple[str, ...] = ()
     before: str = ""
     target: str = ""
     where: tuple[Where, ...] = ()
+    # Clean only in the statements after the failing ``if``, not by side effect: for a value
+    # semgrep-core cannot clear in place (inside ``new URL(...)``, a later ``||`` operand).
+    uses_after: bool = False
 
     @model_validator(mode="after")
     def _target_with_before(self) -> Guard:
-        if bool(self.before) != bool(self.target):
-            raise ValueError(f"guard {self.name!r}: `before` and `target` go together")
+        if not self.holds and not self.fails:
+            raise ValueError(f"guard {self.name!r} has neither `holds` nor `fails`")
+        if self.target and not self.before:
+            raise ValueError(f"guard {self.name!r}: `target` needs `before`")
         return self
 
 
@@ -121,12 +126,16 @@ class SecurityModel(Frozen):
     """Everything the taint rules of one language know, loaded from ``<language>.yml``."""
 
     language: str
+    # the languages the rules run on (`[javascript, typescript]`); by default `language` alone
+    languages: tuple[str, ...] = ()
     kinds: dict[str, Category]
     groups: dict[str, tuple[str, ...]]
     # statements that end a failing branch (`return ...`, `raise ...`)
-    exits: tuple[str, ...]
+    exits: tuple[str, ...] = ()
+    # or, where a branch is matched whole (`if (...) $EXIT` in JavaScript), what it must be
+    exit_regex: str = ""
     # what a checked value must look like: a name, not a call that could differ next time
-    checked: str
+    checked: str = ""
     sources: tuple[Source, ...]
     propagators: tuple[Propagator, ...]
     sanitisers: tuple[Sanitiser, ...]
@@ -136,6 +145,8 @@ class SecurityModel(Frozen):
 
     @model_validator(mode="after")
     def _names_are_known(self) -> SecurityModel:
+        if not self.exits and not self.exit_regex:
+            raise ValueError("a model needs `exits` or `exit_regex`")
         for group, members in self.groups.items():
             if group in self.kinds:
                 raise ValueError(f"group {group!r} has the name of a kind")
