@@ -1,6 +1,7 @@
-"""The Semgrep taint rules of python.yml are generated from the security model
-(``scripts/semgrep_rules.py``): the committed rules are the ones the model produces today, each
-keeps its record, and each takes only the sanitisers and guards of its own kind (issue 27)."""
+"""The Semgrep request taint rules of python.yml, javascript.yml and go.yml are generated from
+the security model of their language (``scripts/semgrep_rules.py``): the committed rules are the
+ones the model produces today, each keeps its record, and each takes only the sanitisers and
+guards of its own kind (issue 27)."""
 
 from __future__ import annotations
 
@@ -102,8 +103,8 @@ def _value_sanitisers(rule: dict[str, object]) -> list[object]:
 
 
 def test_no_taint_rule_of_any_language_clears_a_value_by_its_name() -> None:
-    """The JavaScript and Go rules are still written by hand; none of their value sanitisers
-    trusts a helper for a word in its name either (`sanitizePath`, `isSafeRedirect`)."""
+    """None of the JavaScript and Go value sanitisers trusts a helper for a word in its name
+    either (`sanitizePath`, `isSafeRedirect`)."""
     for language in ("javascript", "go"):
         rules = yaml.safe_load(rules_file(f"{language}.yml").read_text(encoding="utf-8"))
         for rule in rules["rules"]:
@@ -118,7 +119,7 @@ def test_no_taint_rule_of_any_language_clears_a_value_by_its_name() -> None:
 
 # --- JavaScript and TypeScript, Go ------------------------------------------------------------
 
-GENERATED = ("python", "javascript")
+GENERATED = ("python", "javascript", "go")
 
 
 def _split(language: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -187,7 +188,7 @@ def test_each_source_entry_appears_only_in_generated_rules(language: str) -> Non
     by_id = {r["id"]: r for r in generated}
     for rule in model.rules:
         listed = [yaml.safe_dump(s) for s in by_id[rule.id]["pattern-sources"]]
-        assert listed == [yaml.safe_dump(s.semgrep) for s in model.sources_for(rule.kind)]
+        assert listed == [yaml.safe_dump(s.semgrep) for s in model.sources_of(rule)]
 
 
 def _js_rule(rule_id: str) -> str:
@@ -222,3 +223,58 @@ def test_every_javascript_guard_requires_a_leaving_branch() -> None:
                 continue
             assert "$EXIT" in text, rule["id"]
             assert model.exit_regex in _regexes(entry), rule["id"]
+
+
+def _go_rule(rule_id: str) -> list[Any]:
+    generated, _ = _split("go")
+    (rule,) = [r for r in generated if r["id"] == rule_id]
+    sanitisers: list[Any] = rule["pattern-sanitizers"]
+    return sanitisers
+
+
+def test_a_go_rule_takes_only_the_protections_of_its_kind() -> None:
+    path = yaml.safe_dump(_go_rule("go-path-traversal-request-path"), width=10_000)
+    assert "filepath.Base(...)" in path and "filepath.IsLocal" in path
+    assert "url.Parse" not in path and "url.QueryEscape" not in path
+    ssrf = yaml.safe_dump(_go_rule("go-ssrf-request-url"), width=10_000)
+    assert "filepath.IsLocal" not in ssrf and "filepath.Base" not in ssrf
+    assert "url.Parse($X)" in ssrf
+    redirect = yaml.safe_dump(_go_rule("go-open-redirect-request-url"), width=10_000)
+    assert "strconv" not in redirect and "url.QueryEscape" not in redirect
+    command = yaml.safe_dump(_go_rule("go-command-injection-request-taint"), width=10_000)
+    assert "strconv.ParseUint" not in command and "$EXIT" not in command
+    # the archive rule takes the path protections, and the archive sources, not the request's
+    archive = _go_rule("go-path-traversal-archive-entry")
+    assert archive == _go_rule("go-path-traversal-request-path")
+    generated, _ = _split("go")
+    (rule,) = [r for r in generated if r["id"] == "go-path-traversal-archive-entry"]
+    assert "FormValue" not in yaml.safe_dump(rule["pattern-sources"])
+
+
+def _insides(node: object) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["pattern-inside"]] if isinstance(node.get("pattern-inside"), str) else []
+        return own + [i for value in node.values() for i in _insides(value)]
+    if isinstance(node, list):
+        return [i for item in node for i in _insides(item)]
+    return []
+
+
+def test_every_go_guard_requires_a_leaving_branch() -> None:
+    """Each `if` of a Go guard ends its failing branch in an exit of the model (or the open
+    redirect rule's fall-back to a literal); an `if` whose later `||` operand is the check
+    clears only the uses after it, never by side effect."""
+    model = load_model("go")
+    generated, _ = _split("go")
+    for rule in generated:
+        exits = [*model.exits, *next(r.exits for r in model.rules if r.id == rule["id"])]
+        for entry in rule["pattern-sanitizers"]:
+            insides = _insides(entry)
+            for inside in insides:
+                last = inside.rstrip("\n").removesuffix("\n...").rstrip("\n").split("\n")
+                assert last[-1] == "}" and last[-2].strip() in exits, (rule["id"], inside)
+            later = [i for i in insides if "if $OTHER || " in i]
+            if later:
+                assert len(later) == len(insides), rule["id"]
+                assert not entry.get("by-side-effect"), rule["id"]
+                assert all(i.endswith("}\n...\n") for i in later), rule["id"]

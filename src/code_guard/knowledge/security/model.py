@@ -41,6 +41,8 @@ class Propagator(Frozen):
     name: str
     note: str = ""
     semgrep: SemgrepEntry
+    # the kinds whose rules take this propagator; empty for every kind
+    kinds: tuple[str, ...] = ()
 
 
 class Sanitiser(Frozen):
@@ -89,6 +91,10 @@ class Guard(Frozen):
     before: str = ""
     target: str = ""
     where: tuple[Where, ...] = ()
+    # calls that return an error when the check fails (Go: `if err := check(x); err != nil`)
+    errors: tuple[str, ...] = ()
+    # the metavariable of the value the check clears, `$X` unless it is the parsed value
+    value: str = "$X"
     # Clean only in the statements after the failing ``if``, not by side effect: for a value
     # semgrep-core cannot clear in place (inside ``new URL(...)``, a later ``||`` operand).
     uses_after: bool = False
@@ -120,6 +126,11 @@ class TaintRule(Frozen):
     message: str
     metadata: dict[str, JsonValue]
     options: dict[str, JsonValue] | None = None
+    # the sources of this rule by name, for a rule whose data is not the request's (an
+    # archive entry's name); by default the sources of its kind
+    sources: tuple[str, ...] = ()
+    # exits of a failing branch that count for this rule only (a fall-back to a literal)
+    exits: tuple[str, ...] = ()
 
 
 class SecurityModel(Frozen):
@@ -157,11 +168,17 @@ class SecurityModel(Frozen):
             self._known(guard.proves, f"guard {guard.name!r}")
         for source in self.sources:
             self._known(source.kinds, f"source {source.name!r}", groups=False)
+        for propagator in self.propagators:
+            self._known(propagator.kinds, f"propagator {propagator.name!r}", groups=False)
+        names = {source.name for source in self.sources}
         self._known(self.sinks, "sinks", groups=False)
         for rule in self.rules:
             self._known((rule.kind,), f"rule {rule.id!r}", groups=False)
             if rule.kind not in self.sinks:
                 raise ValueError(f"rule {rule.id!r}: no sinks of kind {rule.kind!r}")
+            unknown = sorted(set(rule.sources) - names)
+            if unknown:
+                raise ValueError(f"rule {rule.id!r}: unknown source {', '.join(unknown)}")
         return self
 
     def _known(self, names: Iterable[str], where: str, *, groups: bool = True) -> None:
@@ -180,6 +197,16 @@ class SecurityModel(Frozen):
     def sources_for(self, kind: str) -> tuple[Source, ...]:
         """The sources a rule of ``kind`` starts from."""
         return tuple(s for s in self.sources if not s.kinds or kind in s.kinds)
+
+    def sources_of(self, rule: TaintRule) -> tuple[Source, ...]:
+        """The sources of ``rule``: those it names, or else those of its kind."""
+        if rule.sources:
+            return tuple(s for name in rule.sources for s in self.sources if s.name == name)
+        return self.sources_for(rule.kind)
+
+    def propagators_for(self, kind: str) -> tuple[Propagator, ...]:
+        """The propagators a rule of ``kind`` takes."""
+        return tuple(p for p in self.propagators if not p.kinds or kind in p.kinds)
 
     def sanitisers_for(self, kind: str) -> tuple[Sanitiser, ...]:
         """The sanitisers that neutralise ``kind``."""
