@@ -278,3 +278,27 @@ def test_every_go_guard_requires_a_leaving_branch() -> None:
                 assert len(later) == len(insides), rule["id"]
                 assert not entry.get("by-side-effect"), rule["id"]
                 assert all(i.endswith("}\n...\n") for i in later), rule["id"]
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "go"])
+def test_check_fails_in_one_line_naming_the_stale_file(
+    language: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name in ("python", "javascript", "go"):
+        text = rules_file(f"{name}.yml").read_text(encoding="utf-8")
+        if name == language:
+            text = text.replace("focus-metavariable: $X", "focus-metavariable: $Y", 1)
+        (tmp_path / f"{name}.yml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(gen, "RULES_DIR", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--check"])
+    assert gen.main() == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"{language}.yml out of date")
+    monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--write"])
+    assert gen.main() == 0
+    monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--check"])
+    assert gen.main() == 0
