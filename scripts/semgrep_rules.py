@@ -353,7 +353,9 @@ def build_rule(model: SecurityModel, rule: TaintRule) -> dict[str, Node]:
     propagators = model.propagators_for(rule.kind)
     if propagators:
         node["pattern-propagators"] = [s.semgrep for s in propagators]
-    node["pattern-sanitizers"] = _sanitisers(model, rule.kind, rule.exits)
+    sanitisers = _sanitisers(model, rule.kind, rule.exits)
+    if sanitisers:
+        node["pattern-sanitizers"] = sanitisers
     node["pattern-sinks"] = [Commented(f"sink {s.name}", s.semgrep) for s in model.sinks[rule.kind]]
     return node
 
