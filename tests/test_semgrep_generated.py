@@ -302,3 +302,11 @@ def test_check_fails_in_one_line_naming_the_stale_file(
     assert gen.main() == 0
     monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--check"])
     assert gen.main() == 0
+
+
+@pytest.mark.parametrize("language", ["javascript", "go"])
+def test_every_javascript_and_go_taint_rule_is_generated(language: str) -> None:
+    """No taint rule of JavaScript or Go is written by hand: request, archive-entry, DOM and
+    markup-parameter rules all come from the model."""
+    _, written = _split(language)
+    assert [r["id"] for r in written if r.get("mode") == "taint"] == []
