@@ -238,52 +238,64 @@ def _failing_if_entry(guard: Guard, model: SecurityModel) -> list[Node]:
     return [Commented(f"guard {guard.name}{note}", entry)]
 
 
-def _go_entries(guard: Guard, model: SecurityModel, exits: Sequence[str]) -> list[Node]:
-    """A Go guard: ``if <failure> { ... <exit> }`` (alone or ``||``-ed first), or an error
-    check's ``if err := check(x); err != nil { ... <exit> }``, clean after it by side effect;
-    and ``if $OTHER || <failure> { ... }``, clean in the statements after it, because
-    semgrep-core keeps no side effect of a later operand."""
-    before = guard.before + "\n...\n" if guard.before else ""
+def _go_entries(guards: Sequence[Guard], exits: Sequence[str]) -> list[Node]:
+    """Go guards that clear the same value from the same statement: ``if <failure> { ...
+    <exit> }`` (alone or ``||``-ed first), or an error check's ``if err := check(x); err !=
+    nil { ... <exit> }``, clean after it by side effect; and ``if $OTHER || <failure> { ...
+    }``, clean in the statements after it, because semgrep-core keeps no side effect of a later
+    operand. One entry of each form holds them all: semgrep-core matches each entry on its own,
+    so a guard per entry would cost a pass per guard."""
+    first = guards[0]
+    before = first.before + "\n...\n" if first.before else ""
 
     def branch(test: str, leave: str) -> str:
         return f"if {test} {{\n  $...BODY\n  {leave}\n}}\n"
 
-    tests = [form for test in guard.fails for form in (test, f"{test} || $OTHER")]
-    insides: list[Node] = [
-        {"pattern-inside": before + branch(test, leave)} for test in tests for leave in exits
-    ]
-    for call in guard.errors:
-        insides += [
-            {"pattern-inside": branch(f"$ERR := {call}; $ERR != nil", leave)} for leave in exits
+    def alternative(insides: list[Node], guard: Guard) -> list[Node]:
+        wheres: list[Node] = [
+            {"metavariable-regex": {"metavariable": w.metavariable, "regex": w.regex}}
+            for w in guard.where
         ]
-        insides += [
-            {"pattern-inside": f"$ERR := {call}\n...\n" + branch("$ERR != nil", leave)}
-            for leave in exits
+        return [{"patterns": [{"pattern-either": insides}, *wheres]}] if wheres else insides
+
+    now: list[Node] = []
+    later: list[Node] = []
+    for guard in guards:
+        tests = [form for test in guard.fails for form in (test, f"{test} || $OTHER")]
+        insides: list[Node] = [
+            {"pattern-inside": before + branch(test, leave)} for test in tests for leave in exits
         ]
-    wheres: list[Node] = [
-        {"metavariable-regex": {"metavariable": w.metavariable, "regex": w.regex}}
-        for w in guard.where
-    ]
-    target: list[Node] = [{"pattern": guard.target}] if guard.target else []
+        for call in guard.errors:
+            insides += [
+                {"pattern-inside": branch(f"$ERR := {call}; $ERR != nil", leave)} for leave in exits
+            ]
+            insides += [
+                {"pattern-inside": f"$ERR := {call}\n...\n" + branch("$ERR != nil", leave)}
+                for leave in exits
+            ]
+        now += alternative(insides, guard)
+        later += alternative(
+            [
+                {"pattern-inside": before + branch(f"$OTHER || {test}", leave) + "...\n"}
+                for test in guard.fails
+                for leave in exits
+            ],
+            guard,
+        )
+    target: list[Node] = [{"pattern": first.target}] if first.target else []
     effect: Node = {
         "by-side-effect": True,
         "patterns": [
-            {"pattern-either": insides},
-            *wheres,
+            {"pattern-either": now},
             *target,
-            {"focus-metavariable": guard.value},
+            {"focus-metavariable": first.value},
         ],
     }
-    later: list[Node] = [
-        {"pattern-inside": before + branch(f"$OTHER || {test}", leave) + "...\n"}
-        for test in guard.fails
-        for leave in exits
-    ]
-    after: Node = {
-        "patterns": [{"pattern-either": later}, *wheres, {"pattern": guard.value}],
-    }
-    note = f": {guard.note}" if guard.note else ""
-    return [Commented(f"guard {guard.name}{note}", effect), after]
+    after: Node = {"patterns": [{"pattern-either": later}, {"pattern": first.value}]}
+    comment = "\n".join(
+        f"guard {g.name}: {g.note}" if g.note else f"guard {g.name}" for g in guards
+    )
+    return [Commented(comment, effect), after]
 
 
 def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ()) -> list[Node]:
@@ -292,7 +304,7 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
     if model.exit_regex:
         return _failing_if_entry(guard, model)
     if model.language == "go":
-        return _go_entries(guard, model, [*model.exits, *exits])
+        return _go_entries([guard], [*model.exits, *exits])
     checked = [guard.target] if guard.target else [guard.holds, *guard.fails]
     after: Node = {
         "by-side-effect": True,
@@ -330,6 +342,14 @@ def _sanitisers(model: SecurityModel, kind: str, exits: Sequence[str] = ()) -> l
     if calls:
         out.append(Commented(f"sanitisers: {names}", {"pattern-either": calls}))
     out.extend(shapes)
+    if model.language == "go":
+        # one pair of entries per value cleared and statement before (see _go_entries)
+        groups: dict[tuple[str, str, str], list[Guard]] = {}
+        for guard in model.guards_for(kind):
+            groups.setdefault((guard.value, guard.before, guard.target), []).append(guard)
+        for group in groups.values():
+            out.extend(_go_entries(group, [*model.exits, *exits]))
+        return out
     for guard in model.guards_for(kind):
         out.extend(guard_entries(guard, model, exits))
     return out
