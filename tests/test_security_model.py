@@ -141,3 +141,57 @@ def test_an_unknown_field_is_refused() -> None:
 
 def test_categories_are_review_categories() -> None:
     assert set(MODEL.kinds.values()) <= set(Category)
+
+
+def _model_data(language: str) -> dict[str, object]:
+    path = ROOT / f"src/code_guard/knowledge/security/{language}.yml"
+    data = yaml.safe_load(path.read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("language", ["javascript", "go"])
+def test_the_javascript_and_go_models_load(language: str) -> None:
+    model = load_model(language)
+    assert model.language == language
+    assert {r.kind for r in model.rules} == set(model.kinds)
+    for rule in model.rules:
+        info = lookup("semgrep", rule.id)
+        assert info is not None
+        assert info.category is model.kinds[rule.kind]
+
+
+def test_a_rule_naming_an_unknown_source_is_refused() -> None:
+    data = _model_data("go")
+    rules = data["rules"]
+    assert isinstance(rules, list)
+    rules[1]["sources"] = ["tar-header", "no-such-source"]
+    with pytest.raises(ValidationError, match="unknown source no-such-source"):
+        SecurityModel.model_validate(data)
+
+
+def test_a_guard_needs_a_test() -> None:
+    data = _model_data("javascript")
+    guards = data["guards"]
+    assert isinstance(guards, list)
+    guards.append({"name": "empty", "proves": ["ssrf"]})
+    with pytest.raises(ValidationError, match="neither `holds` nor `fails`"):
+        SecurityModel.model_validate(data)
+
+
+def test_a_model_needs_a_way_to_leave() -> None:
+    data = _model_data("javascript")
+    del data["exit_regex"]
+    with pytest.raises(ValidationError, match="`exits` or `exit_regex`"):
+        SecurityModel.model_validate(data)
+
+
+def test_a_javascript_or_go_check_trusted_for_its_name_says_so() -> None:
+    """The guards still trusted for a word in their name are few, and their notes say so."""
+    for language in ("javascript", "go"):
+        named = [g for g in load_model(language).guards if g.name.startswith("named-") and g.proves]
+        for guard in named:
+            assert "trusted for its name" in guard.note, guard.name
+    assert {
+        g.name for g in load_model("javascript").guards if g.name.startswith("named-") and g.proves
+    } == {"named-redirect-check"}

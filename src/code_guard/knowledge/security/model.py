@@ -41,6 +41,8 @@ class Propagator(Frozen):
     name: str
     note: str = ""
     semgrep: SemgrepEntry
+    # the kinds whose rules take this propagator; empty for every kind
+    kinds: tuple[str, ...] = ()
 
 
 class Sanitiser(Frozen):
@@ -84,16 +86,25 @@ class Guard(Frozen):
     name: str
     note: str = ""
     proves: tuple[str, ...]
-    holds: str
+    holds: str = ""
     fails: tuple[str, ...] = ()
     before: str = ""
     target: str = ""
     where: tuple[Where, ...] = ()
+    # calls that return an error when the check fails (Go: `if err := check(x); err != nil`)
+    errors: tuple[str, ...] = ()
+    # the metavariable of the value the check clears, `$X` unless it is the parsed value
+    value: str = "$X"
+    # Clean only in the statements after the failing ``if``, not by side effect: for a value
+    # semgrep-core cannot clear in place (inside ``new URL(...)``, a later ``||`` operand).
+    uses_after: bool = False
 
     @model_validator(mode="after")
     def _target_with_before(self) -> Guard:
-        if bool(self.before) != bool(self.target):
-            raise ValueError(f"guard {self.name!r}: `before` and `target` go together")
+        if not self.holds and not self.fails:
+            raise ValueError(f"guard {self.name!r} has neither `holds` nor `fails`")
+        if self.target and not self.before:
+            raise ValueError(f"guard {self.name!r}: `target` needs `before`")
         return self
 
 
@@ -115,18 +126,27 @@ class TaintRule(Frozen):
     message: str
     metadata: dict[str, JsonValue]
     options: dict[str, JsonValue] | None = None
+    # the sources of this rule by name, for a rule whose data is not the request's (an
+    # archive entry's name); by default the sources of its kind
+    sources: tuple[str, ...] = ()
+    # exits of a failing branch that count for this rule only (a fall-back to a literal)
+    exits: tuple[str, ...] = ()
 
 
 class SecurityModel(Frozen):
     """Everything the taint rules of one language know, loaded from ``<language>.yml``."""
 
     language: str
+    # the languages the rules run on (`[javascript, typescript]`); by default `language` alone
+    languages: tuple[str, ...] = ()
     kinds: dict[str, Category]
     groups: dict[str, tuple[str, ...]]
     # statements that end a failing branch (`return ...`, `raise ...`)
-    exits: tuple[str, ...]
+    exits: tuple[str, ...] = ()
+    # or, where a branch is matched whole (`if (...) $EXIT` in JavaScript), what it must be
+    exit_regex: str = ""
     # what a checked value must look like: a name, not a call that could differ next time
-    checked: str
+    checked: str = ""
     sources: tuple[Source, ...]
     propagators: tuple[Propagator, ...]
     sanitisers: tuple[Sanitiser, ...]
@@ -136,6 +156,8 @@ class SecurityModel(Frozen):
 
     @model_validator(mode="after")
     def _names_are_known(self) -> SecurityModel:
+        if not self.exits and not self.exit_regex:
+            raise ValueError("a model needs `exits` or `exit_regex`")
         for group, members in self.groups.items():
             if group in self.kinds:
                 raise ValueError(f"group {group!r} has the name of a kind")
@@ -146,11 +168,17 @@ class SecurityModel(Frozen):
             self._known(guard.proves, f"guard {guard.name!r}")
         for source in self.sources:
             self._known(source.kinds, f"source {source.name!r}", groups=False)
+        for propagator in self.propagators:
+            self._known(propagator.kinds, f"propagator {propagator.name!r}", groups=False)
+        names = {source.name for source in self.sources}
         self._known(self.sinks, "sinks", groups=False)
         for rule in self.rules:
             self._known((rule.kind,), f"rule {rule.id!r}", groups=False)
             if rule.kind not in self.sinks:
                 raise ValueError(f"rule {rule.id!r}: no sinks of kind {rule.kind!r}")
+            unknown = sorted(set(rule.sources) - names)
+            if unknown:
+                raise ValueError(f"rule {rule.id!r}: unknown source {', '.join(unknown)}")
         return self
 
     def _known(self, names: Iterable[str], where: str, *, groups: bool = True) -> None:
@@ -169,6 +197,16 @@ class SecurityModel(Frozen):
     def sources_for(self, kind: str) -> tuple[Source, ...]:
         """The sources a rule of ``kind`` starts from."""
         return tuple(s for s in self.sources if not s.kinds or kind in s.kinds)
+
+    def sources_of(self, rule: TaintRule) -> tuple[Source, ...]:
+        """The sources of ``rule``: those it names, or else those of its kind."""
+        if rule.sources:
+            return tuple(s for name in rule.sources for s in self.sources if s.name == name)
+        return self.sources_for(rule.kind)
+
+    def propagators_for(self, kind: str) -> tuple[Propagator, ...]:
+        """The propagators a rule of ``kind`` takes."""
+        return tuple(p for p in self.propagators if not p.kinds or kind in p.kinds)
 
     def sanitisers_for(self, kind: str) -> tuple[Sanitiser, ...]:
         """The sanitisers that neutralise ``kind``."""
