@@ -407,3 +407,25 @@ def test_a_javascript_file_in_tests_that_the_server_requires_is_reviewed(
     code, result = review(capsys, tmp_path, diff, fail_on="medium")
     assert code == 0
     assert result.silenced[Silencing.TEST_FILE] == 1
+
+
+@pytest.mark.parametrize(
+    ("call", "loads"),
+    [
+        ("subprocess.run(['git', 'add', folder], cwd=repo, check=True)", False),
+        ("subprocess.check_output(('gh', 'pr', 'view', number))", False),
+        ("subprocess.run(['python', '-m', module])", True),
+        ("subprocess.run(['/usr/bin/env', name])", True),
+        ("subprocess.run(['sh', '-c', command])", True),
+        ("subprocess.run([program, 'x'])", True),
+        ("subprocess.run(command, shell=True)", True),
+    ],
+)
+def test_a_literal_program_that_is_no_interpreter_loads_no_module(call: str, loads: bool) -> None:
+    # A script that runs `git add <folder>` runs git; one that hands a computed name to an
+    # interpreter, a shell or a launcher may run the test module, so it counts as loading it.
+    files: dict[str, str | None] = {
+        "scripts/sync.py": f"import subprocess\n{call}\n",
+        "tests/test_sync.py": PROXY,
+    }
+    assert (loaded(files) == {"tests/test_sync.py"}) is loads

@@ -451,11 +451,15 @@ def _is_loader(name: str, call: ast.Call | None = None) -> bool:
         return root in {"", "builtins", "__builtins__"}
     if last in _PY_LOADERS:
         return True
+    starts = (
+        (root == "subprocess" and last in _PY_LOADER_MODULES["subprocess"])
+        or (root == "pty" and last == "spawn")
+        or (root in {"os", "posix", "nt"} and _OS_LOADERS.fullmatch(last) is not None)
+        or (root in {"asyncio", "asyncio.subprocess"} and last.startswith("create_subprocess"))
+    )
+    if starts:
+        return call is None or not _runs_named_program(call)
     if last in _PY_LOADER_MODULES.get(root, ()):
-        return True
-    if root in {"os", "posix", "nt"} and _OS_LOADERS.fullmatch(last):
-        return True
-    if root in {"asyncio", "asyncio.subprocess"} and last.startswith("create_subprocess"):
         return True
     if head in {"yaml", "ruamel"} and last in _YAML_LOADERS:
         safe = call is not None and any(
@@ -463,6 +467,29 @@ def _is_loader(name: str, call: ast.Call | None = None) -> bool:
         )
         return not safe
     return False
+
+
+# Programs that run code a value names: interpreters, shells and launchers. Any other program
+# written as a literal (``["git", "add", path]``) runs itself, whatever its arguments are; a
+# path it is handed in a literal is still seen, as every production file's text is read.
+_LAUNCHERS = re.compile(
+    r"(?i)(?:.*/)?(?:python[\d.]*|pypy[\d.]*|node(?:js)?|deno|bun|ts-node|tsx|npx|sh|bash|zsh|"
+    r"dash|ksh|fish|cmd(?:\.exe)?|powershell|pwsh|env|sudo|doas|xargs|exec|nohup|time|nice|"
+    r"timeout|uv|uvx|poetry|pipenv|pipx|hatch|tox|nox|pdm|rye|conda|pytest|py\.test|coverage|"
+    r"gunicorn|uvicorn|hypercorn|daphne|celery|flask|django-admin|manage\.py|make|just|invoke|"
+    r"fab|ansible\S*|docker|podman|kubectl|ssh)"
+)
+
+
+def _runs_named_program(call: ast.Call) -> bool:
+    """Whether a call that starts a process runs a program written as a literal that is no
+    interpreter, shell or launcher: the first argument a list or tuple led by such a name."""
+    if not call.args or not isinstance(call.args[0], ast.List | ast.Tuple):
+        return False
+    items = call.args[0].elts
+    if not items or not isinstance(items[0], ast.Constant) or not isinstance(items[0].value, str):
+        return False
+    return _LAUNCHERS.fullmatch(items[0].value.strip()) is None
 
 
 def _python_loader(call: ast.Call, index: _Index) -> set[str] | None:
