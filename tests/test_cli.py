@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
 
 from code_guard.cli import main
-from code_guard.models import Review, Verdict
+from code_guard.models import Review, Silencing, Verdict
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
 
@@ -229,6 +229,56 @@ def test_paths_ignore_flag_skips_files(capsys: pytest.CaptureFixture[str], tmp_p
     assert [(s.path, s.reason) for s in review.files_not_reviewed] == [
         ("deploy.env", "matches paths-ignore")
     ]
+
+
+def test_disable_rule_flag_holds_the_rules_hits_back_as_disabled(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    rule = "detect-secrets:AWS Access Key"
+    code, out, _ = run(capsys, "review", diff, "--format", "json", "-q")
+    assert code == 0 and [f.sources for f in Review.model_validate_json(out).findings] == [(rule,)]
+    argv = ("review", diff, "--format", "json", "-q", "--show-silenced")
+    code, out, _ = run(capsys, *argv, "--disable-rule", rule, "--disable-rule", "bandit:B113")
+    review = Review.model_validate_json(out)
+    assert code == 0 and review.findings == ()
+    assert review.silenced[Silencing.DISABLED] == sum(review.silenced.values()) == 1
+    [held] = review.silenced_candidates
+    assert (held.mechanism, f"{held.tool}:{held.rule}", held.line) == (Silencing.DISABLED, rule, 2)
+    assert "not proof" in held.reason
+
+
+def test_disable_rules_from_the_config_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    config = write(tmp_path, "code-guard.yml", "disable-rules: [detect-secrets:AWS Access Key]\n")
+    code, out, _ = run(capsys, "review", diff, "--config", config, "--format", "json", "-q")
+    review = Review.model_validate_json(out)
+    assert code == 0 and review.findings == () and review.silenced[Silencing.DISABLED] == 1
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("flag", ("invalid disable-rules", "'bandit:B999' is not a rule of the catalogue")),
+        ("config", ("invalid disable-rules", "'semgrep:no-such-rule' is not a rule of")),
+        ("malformed", ("invalid disable-rules", "'B113' is not a rule id: write tool:rule")),
+    ],
+)
+def test_an_unknown_or_malformed_rule_id_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, words: tuple[str, ...]
+) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    config = write(tmp_path, "bad.yml", "disable-rules:\n  - semgrep:no-such-rule\n")
+    extra: dict[str, tuple[str, str | Path]] = {
+        "flag": ("--disable-rule", "bandit:B999"),
+        "config": ("--config", config),
+        "malformed": ("--disable-rule", "B113"),
+    }
+    code, out, err = run(capsys, "review", diff, "-q", *extra[where])
+    assert (code, out) == (2, "")
+    assert_one_error_line(err, *words)
 
 
 # --- --root -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from code_guard.knowledge.mapping import lookup
 from code_guard.models import REASON_CHARS, AgentName, Category, Finding, Silenced, Silencing
 from code_guard.options import AnalysisOptions
 from code_guard.request import ReviewRequest
+from code_guard.synthesizer import deduplicate
 from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
 
 DIFF = """\
@@ -141,3 +142,49 @@ def test_a_hits_removed_line_number_reaches_the_finding_and_survives_a_merge() -
     # Merged with a finding that has none (the model's, say), either way round, it is kept.
     other = plain.model_copy(update={"confidence": 1.0, "sources": ("model",)})
     assert other.merge(found).removed_at == 2 and found.merge(other).removed_at == 2
+
+
+def test_a_disabled_rules_hit_is_held_back_as_the_owners_choice_and_no_other_rule_is() -> None:
+    options = AnalysisOptions(disable_rules=("bandit:B506",))
+
+    def judged(one: ToolHit, diff: str = DIFF) -> Finding | Silenced | None:
+        return judge(AgentName.SECURITY, one, request(diff), options, keep_all)
+
+    off = judged(hit(3))
+    assert isinstance(off, Silenced) and off.mechanism is Silencing.DISABLED
+    assert (off.tool, off.rule, off.file_path, off.line) == ("bandit", "B506", "app/load.py", 3)
+    assert "bandit:B506 off (disable-rules)" in off.reason and "not proof" in off.reason
+    # Another rule, on the same line, is unaffected.
+    assert isinstance(judged(ToolHit("bandit", "B113", "app/load.py", 3, 3, "m")), Finding)
+    # Out of scope it is no candidate at all, as before: nothing counted.
+    assert judged(hit(1)) is None
+    # It comes after scope and before the test-file policy (the order is otherwise unchanged).
+    quiet = judge(
+        AgentName.SECURITY,
+        ToolHit("bandit", "B113", "tests/test_load.py", 3, 3, "m"),
+        request(TEST_DIFF),
+        AnalysisOptions(disable_rules=("bandit:B113",)),
+        keep_all,
+    )
+    assert isinstance(quiet, Silenced) and quiet.mechanism is Silencing.DISABLED
+    # Only the exact id counts: a rule the catalogue maps to B506's record by prefix is not off.
+    assert isinstance(judged(hit(3, "B5060")), Finding)
+
+
+def test_a_merged_finding_keeps_the_sources_that_are_not_disabled() -> None:
+    semgrep = ToolHit(
+        "semgrep", "py-insecure-deserialization-yaml", "app/load.py", 3, 3, "yaml.load is unsafe"
+    )
+    both = [hit(3), semgrep]
+
+    def findings(options: AnalysisOptions) -> list[Finding]:
+        judged = [judge(AgentName.SECURITY, h, request(), options, keep_all) for h in both]
+        return deduplicate(f for f in judged if isinstance(f, Finding))
+
+    [merged] = findings(AnalysisOptions())
+    assert set(merged.sources) == {"bandit:B506", "semgrep:py-insecure-deserialization-yaml"}
+    options = AnalysisOptions(disable_rules=("semgrep:py-insecure-deserialization-yaml",))
+    [kept] = findings(options)
+    assert kept.sources == ("bandit:B506",) and kept.line_start == 3
+    held = judge(AgentName.SECURITY, semgrep, request(), options, keep_all)
+    assert isinstance(held, Silenced) and held.mechanism is Silencing.DISABLED

@@ -31,6 +31,7 @@ fail-on: medium
 min-confidence: 0.4
 inline-confidence: 0.9
 paths-ignore: ["migrations/**", "*.lock"]
+disable-rules: [semgrep:py-open-redirect-taint, ruff:PLR0913]
 added-lines-only: false
 temperature: 0.5
 timeout-s: 30
@@ -58,6 +59,7 @@ def test_every_config_key_loads_into_its_part(tmp_path: Path) -> None:
     assert options.analysis == AnalysisOptions(
         agents=(AgentName.SECURITY, AgentName.STYLE),
         paths_ignore=("migrations/**", "*.lock"),
+        disable_rules=("semgrep:py-open-redirect-taint", "ruff:PLR0913"),
         added_lines_only=False,
         all_findings=True,
         review_generated=True,
@@ -152,3 +154,56 @@ def test_of_several_bad_values_the_first_in_the_flat_order_is_reported() -> None
     bad = {"on_error": "panic", "max_tokens": "many", "time_budget": 0}
     with pytest.raises(ConfigError, match=r"^invalid max-tokens: "):
         build_options(bad)
+
+
+def test_disable_rules_takes_a_list_or_a_separated_string_of_catalogue_ids() -> None:
+    def ids(value: object) -> tuple[str, ...]:
+        return build_options({"disable_rules": value}).analysis.disable_rules
+
+    assert ids(["bandit:B113", " ruff:PLR0913 ", "bandit:B113"]) == ("bandit:B113", "ruff:PLR0913")
+    assert ids("bandit:B113,\nsemgrep:py-open-redirect-taint\n") == (
+        "bandit:B113",
+        "semgrep:py-open-redirect-taint",
+    )
+    # A detect-secrets type has spaces; a rule the catalogue ignores is accepted (never found).
+    assert ids(["detect-secrets:Secret Keyword", "ruff:invalid-syntax"]) == (
+        "detect-secrets:Secret Keyword",
+        "ruff:invalid-syntax",
+    )
+    assert build_options({}).analysis.disable_rules == ()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            ["bandit:b113"],
+            "invalid disable-rules: 'bandit:b113' is not a rule of the catalogue; did you mean "
+            "bandit:B113? (got ['bandit:b113'])",
+        ),
+        (
+            ["semgrep:no-such-rule"],
+            "invalid disable-rules: 'semgrep:no-such-rule' is not a rule of the catalogue "
+            "(got ['semgrep:no-such-rule'])",
+        ),
+        (
+            "pylint:C0114",
+            "invalid disable-rules: 'pylint:C0114': no analyser is named 'pylint' (known: ",
+        ),
+        (
+            ["B113"],
+            "invalid disable-rules: 'B113' is not a rule id: write tool:rule, as a finding's "
+            "sources name it (e.g. semgrep:py-open-redirect-taint) (got ['B113'])",
+        ),
+        (["bandit:"], "invalid disable-rules: 'bandit:' is not a rule id"),
+        (["bandit: B113"], "invalid disable-rules: 'bandit: B113' is not a rule id"),
+        ([7], "invalid disable-rules: 7 is not a rule id (tool:rule, e.g. "),
+        (3, "invalid disable-rules: expected a list of rule ids such as "),
+        ([["bandit:B113"]], "invalid disable-rules: nested lists or mappings"),
+    ],
+)
+def test_a_bad_disable_rules_entry_is_one_clear_line(value: object, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        build_options({"disable_rules": value})
+    text = str(caught.value)
+    assert text.startswith(message) and "\n" not in text

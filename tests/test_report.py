@@ -492,7 +492,7 @@ def test_markdown_counts_silenced_candidates_or_folds_their_list() -> None:
 def test_json_carries_the_counts_and_the_listed_candidates() -> None:
     data = json.loads(render_json(LISTED))
     assert data["silenced"] == {
-        "folding": 0, "guard": 0, "kept-protection": 0, "pre-existing": 2,
+        "disabled": 0, "folding": 0, "guard": 0, "kept-protection": 0, "pre-existing": 2,
         "rule-declined": 0, "sanitiser": 0, "suppression": 1, "test-file": 0,
     }  # fmt: skip
     assert [(c["mechanism"], c["file_path"], c["line"]) for c in data["silenced_candidates"]] == [

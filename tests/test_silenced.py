@@ -204,3 +204,71 @@ def test_sarif_sends_silenced_candidates_as_suppressed_results_only_on_request(
     assert by_place["folding", "app/calc.py:7"]["justification"] == (
         "folding: first argument `code` holds a value built from literals only (constant folding)"
     )
+
+
+INJECTION = """\
+import subprocess
+
+from flask import Flask, request
+
+app = Flask(__name__)
+
+
+@app.route("/run")
+def run():
+    name = request.args.get("name")
+    return subprocess.check_output("ls " + name, shell=True)
+"""
+INJECTION_SOURCES = (
+    "bandit:B602",
+    "python-taint:taint-command_injection",
+    "semgrep:py-command-injection-taint",
+)
+
+
+def _review_injection(root: Path, *flags: str) -> tuple[Review, dict[str, Any]]:
+    (root / "app").mkdir(parents=True, exist_ok=True)
+    (root / "app" / "run.py").write_text(INJECTION, encoding="utf-8")
+    hunk = "".join(f"+{line}\n" for line in INJECTION.splitlines())
+    diff = root / "change.diff"
+    diff.write_text(
+        "diff --git a/app/run.py b/app/run.py\nnew file mode 100644\n--- /dev/null\n"
+        f"+++ b/app/run.py\n@@ -0,0 +1,11 @@\n{hunk}",
+        encoding="utf-8",
+    )
+    out = root / "review.json"
+    sarif = root / "review.sarif"
+    argv = ["review", str(diff), "--root", str(root), "-q", "--show-silenced", *flags]
+    assert main([*argv, "--format", "json", "--output", str(out)]) == 0
+    assert main([*argv, "--format", "sarif", "--output", str(sarif)]) == 0
+    review = Review.model_validate_json(out.read_text(encoding="utf-8"))
+    return review, json.loads(sarif.read_text(encoding="utf-8"))
+
+
+def test_a_disabled_rule_leaves_a_merged_finding_its_other_sources(tmp_path: Path) -> None:
+    """Three analysers find one command injection; turning one rule off removes that hit,
+    counted as ``disabled``, not the finding the other two still report."""
+    review, _ = _review_injection(tmp_path / "all")
+    [finding] = review.findings
+    assert set(finding.sources) == set(INJECTION_SOURCES)
+    assert review.silenced[Silencing.DISABLED] == 0
+
+    off = "semgrep:py-command-injection-taint"
+    review, sarif = _review_injection(tmp_path / "one", "--disable-rule", off)
+    [kept] = review.findings
+    assert set(kept.sources) == set(INJECTION_SOURCES) - {off}
+    assert (kept.file_path, kept.line_start, kept.severity) == (
+        finding.file_path, finding.line_start, finding.severity,
+    )  # fmt: skip
+    assert review.silenced[Silencing.DISABLED] == sum(review.silenced.values()) == 1
+    [held] = review.silenced_candidates
+    assert (held.mechanism, f"{held.tool}:{held.rule}", held.line) == (Silencing.DISABLED, off, 11)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert list(Draft4Validator(schema).iter_errors(sarif)) == []
+    [suppressed] = [r for r in _results(sarif) if "suppressions" in r]
+    assert suppressed["properties"]["mechanism"] == "disabled"
+    assert suppressed["suppressions"][0]["kind"] == "external"
+
+    flags = [part for rule in INJECTION_SOURCES for part in ("--disable-rule", rule)]
+    review, _ = _review_injection(tmp_path / "every", *flags)
+    assert review.findings == () and review.silenced[Silencing.DISABLED] == 3

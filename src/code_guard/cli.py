@@ -58,6 +58,14 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     review.add_argument("--paths-ignore", action="append", default=None, metavar="GLOB")
     review.add_argument(
+        "--disable-rule",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="turn a rule off, as a finding's sources name it (e.g. bandit:B113); repeatable; "
+        "replaces the config file's disable-rules",
+    )
+    review.add_argument(
         "--all-lines", action="store_true", help="also report findings on unchanged lines"
     )
     review.add_argument(
@@ -166,6 +174,8 @@ def _review(args: argparse.Namespace) -> int:
         extra["fail_on"] = None  # on the command line, findings alone do not fail the run
     if args.paths_ignore:
         extra["paths_ignore"] = tuple(args.paths_ignore)
+    if args.disable_rule:
+        extra["disable_rules"] = tuple(args.disable_rule)
     if args.all_lines:
         extra["added_lines_only"] = False
     if args.on_error:

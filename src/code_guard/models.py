@@ -95,6 +95,9 @@ class Silencing(StrEnum):
     TEST_FILE = "test-file"  # a rule about production behaviour, in a test file
     SUPPRESSION = "suppression"  # a suppression comment the review honours
     RULE_DECLINED = "rule-declined"  # the rule's record says this shape is harmless
+    # The one exception to proof: the repository owner turned the rule off (``disable-rules``,
+    # from the trusted config). Their choice, not proof that the code is safe.
+    DISABLED = "disabled"
 
 
 def every_mechanism(counts: dict[Silencing, int]) -> dict[Silencing, int]:

@@ -14,6 +14,7 @@ that reads them.
 
 from __future__ import annotations
 
+import difflib
 import reprlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,6 +27,9 @@ from pydantic_core import ErrorDetails
 
 from code_guard.dismissals import DismissBy
 from code_guard.errors import ConfigError
+from code_guard.knowledge.catalogue import table, tools
+from code_guard.knowledge.mapping import UNMAPPED, lookup
+from code_guard.knowledge.records import RuleRecord
 from code_guard.models import AgentName, Frozen, Severity
 from code_guard.sanitize import redact
 
@@ -41,6 +45,12 @@ class AnalysisOptions(Frozen):
 
     agents: tuple[AgentName, ...] = ALL_AGENTS
     paths_ignore: tuple[str, ...] = ()
+    disable_rules: tuple[str, ...] = Field(
+        default=(),
+        description="rules turned off, as a finding's sources name them (tool:rule, e.g. "
+        "bandit:B113): their hits are never findings, only counted as silenced (disabled). "
+        "The repository owner's choice, from trusted configuration, like paths-ignore",
+    )
     added_lines_only: bool = Field(
         default=True, description="report only findings on lines the change added"
     )
@@ -88,6 +98,68 @@ class AnalysisOptions(Frozen):
             names = ", ".join(a.value for a in ALL_AGENTS)
             raise ValueError(f"no agent selected (choose from: {names})")
         return value
+
+    @field_validator("disable_rules", mode="before")
+    @classmethod
+    def _parse_disable_rules(cls, value: Any) -> Any:
+        return parse_rule_ids(value)
+
+
+def parse_rule_ids(value: Any) -> tuple[str, ...]:
+    """The rule ids of ``disable-rules``: a list, or one string of ids separated by commas or
+    newlines (the action input's form); each stripped, once, in the order given. Raises
+    ``ValueError`` naming the first entry that is malformed or not in the rule catalogue."""
+    if isinstance(value, str):
+        items: list[Any] = [p for line in value.splitlines() for p in line.split(",")]
+        items = [item for item in items if item.strip()]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        raise ValueError(f"expected a list of rule ids such as {EXAMPLE_RULE_ID}")
+    ids: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"{_shown(item)} is not a rule id (tool:rule, e.g. {EXAMPLE_RULE_ID})")
+        problem = rule_id_problem(item.strip())
+        if problem is not None:
+            raise ValueError(problem)
+        ids.append(item.strip())
+    return tuple(dict.fromkeys(ids))
+
+
+EXAMPLE_RULE_ID = "semgrep:py-open-redirect-taint"
+_RULE_ID_CHARS = 200
+
+
+def rule_id_problem(text: str) -> str | None:
+    """Why ``text`` is no rule id ``disable-rules`` accepts, or None when it is one: it must
+    be ``tool:rule`` as a finding's sources name it, with a rule the catalogue knows
+    (``knowledge/mapping.py`` ``lookup``: listed by id or prefix, or the analyser's fallback;
+    one the catalogue ignores is accepted too, as it is never a finding anyway)."""
+    tool, sep, rule = text.partition(":")
+    well_formed = (
+        sep
+        and tool
+        and rule
+        and rule == rule.strip()
+        and len(text) <= _RULE_ID_CHARS
+        and text.isprintable()
+        and "," not in text
+    )
+    if not well_formed:
+        return (
+            f"{_shown(text)} is not a rule id: write tool:rule, as a finding's sources "
+            f"name it (e.g. {EXAMPLE_RULE_ID})"
+        )
+    known = table(tool)
+    if known is None:
+        return f"{_shown(text)}: no analyser is named {_shown(tool)} (known: {', '.join(tools())})"
+    if lookup(tool, rule) is not UNMAPPED:
+        return None
+    ids = [f"{tool}:{key}" for key, entry in known.rules.items() if isinstance(entry, RuleRecord)]
+    close = difflib.get_close_matches(text, ids, n=1, cutoff=0.8)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return f"{_shown(text)} is not a rule of the catalogue{hint}"
 
 
 class ModelOptions(Frozen):
@@ -216,6 +288,7 @@ FLAT_KEYS: dict[str, tuple[str, str]] = {
     "min_confidence": ("analysis", "min_confidence"),
     "inline_confidence": ("publishing", "inline_confidence"),
     "paths_ignore": ("analysis", "paths_ignore"),
+    "disable_rules": ("analysis", "disable_rules"),
     "added_lines_only": ("analysis", "added_lines_only"),
     "temperature": ("model", "temperature"),
     "timeout_s": ("model", "timeout_s"),

@@ -366,3 +366,15 @@ def test_summary_comment_and_job_summary_link_to_the_head_commit(
     (comment,) = github.issue_comments
     assert "## Report at https://github.com/" in comment["body"] and blob in comment["body"]
     assert "## Report at https://github.com/" in run.summary and blob in run.summary
+
+
+def test_an_unknown_rule_in_disable_rules_is_one_error_line_and_exit_2(
+    github: GitHubStandIn, workspace: Path, findings: tuple[Finding, ...]
+) -> None:
+    run = run_action(github, workspace, Fakes(findings), disable_rules="semgrep:no-such-rule")
+    assert run.code == 2
+    assert run.stdout.splitlines() == [
+        "::error::invalid disable-rules: 'semgrep:no-such-rule' is not a rule of the catalogue "
+        "(got ('semgrep:no-such-rule',))"
+    ]
+    assert "Traceback" not in run.stdout

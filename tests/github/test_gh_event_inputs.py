@@ -188,3 +188,37 @@ def test_runner_env_defaults() -> None:
     env = read_runner_env({"GITHUB_API_URL": "https://ghe.example.com/api/v3/"})
     assert env.api_url == "https://ghe.example.com/api/v3"
     assert (env.step_summary, env.output, env.event_path) == (None, None, None)
+
+
+def test_disable_rules_comes_from_the_input_or_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "guard.yml").write_text("disable-rules: [ruff:PLR0913]\n", encoding="utf-8")
+
+    def off(env: dict[str, str]) -> tuple[str, ...]:
+        return build_review_options(read_inputs(env), tmp_path).analysis.disable_rules
+
+    assert off({}) == () and off({"INPUT_DISABLE-RULES": ""}) == ()
+    given = "semgrep:py-open-redirect-taint\n# noisy on our redirects\nbandit:B113, ruff:PLR0913\n"
+    assert off({"INPUT_DISABLE-RULES": given}) == (
+        "semgrep:py-open-redirect-taint",
+        "bandit:B113",
+        "ruff:PLR0913",
+    )
+    assert off({"INPUT_CONFIG": "guard.yml"}) == ("ruff:PLR0913",)
+    # An input that is set beats the config file, as every input does.
+    both = {"INPUT_CONFIG": "guard.yml", "INPUT_DISABLE-RULES": "bandit:B113"}
+    assert off(both) == ("bandit:B113",)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("bandit:B999", "invalid disable-rules: 'bandit:B999' is not a rule of the catalogue"),
+        ("bandit:B113,B101", "invalid disable-rules: 'B101' is not a rule id: write tool:rule"),
+    ],
+)
+def test_a_bad_disable_rules_input_is_one_clear_line(
+    tmp_path: Path, value: str, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=f"^{re.escape(message)}") as caught:
+        build_review_options(read_inputs({"INPUT_DISABLE-RULES": value}), tmp_path)
+    assert "\n" not in str(caught.value)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from ghfakes import TOKEN
 from ghrunner import runner_environ, without_masks
 from ghstandin import OWNER, REPO, GitHubStandIn
@@ -21,6 +22,16 @@ from code_guard.errors import InputError
 from code_guard.github.action import main
 from code_guard.github.comments import fingerprint_marker
 from code_guard.github.feedback_command import run_feedback_command, since_date
+from code_guard.github.inputs import build_review_options, read_inputs
+from code_guard.options import build_options, load_config_file
+from code_guard.report.feedback import (
+    RuleStats,
+    config_line,
+    input_line,
+    render_feedback_json,
+    render_feedback_markdown,
+)
+from code_guard.report.plain import code_span
 
 BOT = "github-actions[bot]"
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)
@@ -168,3 +179,48 @@ def test_a_bad_since_input_is_one_error_line(github: GitHubStandIn, tmp_path: Pa
     out = io.StringIO()
     assert main(env, Fakes(()).services(), out) == 2
     assert without_masks(out.getvalue()) == "::error::invalid action input 'since': 'last week'\n"
+
+
+def test_the_noisiest_rules_come_with_the_line_that_turns_each_off(
+    github: GitHubStandIn, tmp_path: Path
+) -> None:
+    seed(github)
+    markdown, data = run(github, tmp_path)
+    assert data["noisiest"] == data["disable_rules"] == ["ruff:F401"]
+    line, given = "disable-rules: [ruff:F401]", "disable-rules: ruff:F401"
+    assert (config_line(["ruff:F401"]), input_line(["ruff:F401"])) == (line, given)
+    # Per rule, rendered verbatim (a code span); for all of them, fenced to copy as it is.
+    assert (
+        f"- {code_span('ruff:F401')} (style): 1 of 2 dismissed as false positives; off with "
+        f"{code_span(line)} in the config file, or the action input {code_span(given)}\n"
+    ) in markdown
+    assert f"```yaml\n{line}\n```" in markdown
+    assert f"```yaml\nwith:\n  {given}\n```" in markdown
+    assert "no switch that turns off a single rule" not in markdown
+    # The line is one the review takes, from a config file and as the action's input.
+    config = tmp_path / "code-guard.yml"
+    config.write_text(line + "\n", encoding="utf-8")
+    assert build_options(load_config_file(config)).analysis.disable_rules == ("ruff:F401",)
+    workflow = yaml.safe_load(f"with:\n  {given}\n")["with"]
+    inputs = read_inputs({"INPUT_DISABLE-RULES": workflow["disable-rules"]})
+    assert build_review_options(inputs, tmp_path).analysis.disable_rules == ("ruff:F401",)
+
+
+def test_a_noisy_rule_the_switch_cannot_name_gets_no_line() -> None:
+    rows = [
+        RuleStats("sql_injection", "security", 2, 2, 0, 0),  # the model's own: its category
+        RuleStats("bandit:B999", "security", 2, 2, 0, 0),  # not in this version's catalogue
+        RuleStats("semgrep:py-open-redirect-taint", "security", 3, 2, 0, 0),
+        RuleStats("detect-secrets:Secret Keyword", "security", 2, 1, 0, 0),
+    ]
+    markdown = render_feedback_markdown(rows, 2, "2026-11-01")
+    assert markdown.count("so no switch turns it off") == 2
+    off = ["semgrep:py-open-redirect-taint", "detect-secrets:Secret Keyword"]
+    assert json.loads(render_feedback_json(rows, 2, "2026-11-01"))["disable_rules"] == off
+    both = "disable-rules: [semgrep:py-open-redirect-taint, detect-secrets:Secret Keyword]"
+    assert f"```yaml\n{both}\n```" in markdown
+    assert yaml.safe_load(both) == {"disable-rules": off}
+    assert build_options({"disable_rules": off}).analysis.disable_rules == tuple(off)
+    # With no rule it can name, the report says how else to quiet them.
+    alone = render_feedback_markdown(rows[:1], 1, "2026-11-01")
+    assert "disable-rules" not in alone and "`.code-guard/dismissals.yml`" in alone

@@ -1,12 +1,14 @@
 """The filters a tool hit passes on its way to a finding, each named, in the order they run.
 
 An agent maps a hit to its rule's record in the catalogue, then asks, in turn: is it a note
-rather than a finding, is it in the review's scope, is its rule quiet in this kind of file,
+rather than a finding, is it in the review's scope, did the repository's owner turn its rule
+off (``disable-rules``), is its rule quiet in this kind of file,
 does its rule decline this hit, does the agent want it, and is it suppressed in a way the
 review honours. What survives becomes a finding, with a rewrite of its one line where the fix
 is certain. A candidate held back on proof (a tool's own ``silenced`` hit, the test-file
 policy, the rule's record, an honoured suppression) becomes a ``Silenced`` record with the
-proof, so the review can count it and say why it was not flagged.
+proof, so the review can count it and say why it was not flagged; so does a hit of a rule the
+owner turned off, whose record says it was their choice, not proof.
 """
 
 from __future__ import annotations
@@ -54,6 +56,20 @@ def out_of_scope(hit: ToolHit, file: FileChange, options: AnalysisOptions) -> bo
     if hit.on_unchanged_line and file.in_hunk(hit.line):
         return False
     return options.added_lines_only and not file.is_added(hit.line)
+
+
+def disabled(hit: ToolHit, options: AnalysisOptions) -> bool:
+    """Whether the configuration turns ``hit``'s rule off: its ``tool:rule``, exactly as a
+    finding's sources name it, is in ``disable-rules``. Only this hit is held back; a finding
+    other rules also report keeps their sources."""
+    return f"{hit.tool}:{hit.rule}" in options.disable_rules
+
+
+def _disabled_reason(hit: ToolHit) -> str:
+    return (
+        f"the repository's configuration turns {hit.tool}:{hit.rule} off (disable-rules): "
+        "the owner's choice, not proof that the code is safe"
+    )
 
 
 def quiet_here(hit: ToolHit, info: RuleRecord, request: ReviewRequest) -> TestFiles | None:
@@ -120,6 +136,8 @@ def judge(
     info = lookup(hit.tool, hit.rule)
     if info is None or file is None or out_of_scope(hit, file, options):
         return None
+    if disabled(hit, options):
+        return silenced(Silencing.DISABLED, hit, _disabled_reason(hit))
     tests = quiet_here(hit, info, request)
     if tests is not None:
         why = f"a rule about production behaviour, quiet in {tests.why(hit.file_path)}"

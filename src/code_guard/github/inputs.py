@@ -41,6 +41,7 @@ class ActionInputs(Frozen):
     max_cost_usd: str = ""
     max_inline_comments: int = Field(default=25, ge=0, le=200)
     paths_ignore: str = ""
+    disable_rules: str = ""
     min_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     inline_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     show_silenced: str = ""
@@ -64,6 +65,14 @@ class ActionInputs(Frozen):
         )
         return tuple(item for item in items if item and not item.startswith("#"))
 
+    def rule_ids(self) -> tuple[str, ...]:
+        """The ``disable-rules`` ids: one per line or comma-separated, ``#`` lines skipped
+        (each is checked against the rule catalogue by ``build_options``)."""
+        items = (
+            part.strip() for line in self.disable_rules.splitlines() for part in line.split(",")
+        )
+        return tuple(item for item in items if item and not item.startswith("#"))
+
     def review_overrides(self) -> dict[str, Any]:
         """The option values the inputs set, by flat option name (``options.FLAT_KEYS``),
         leaving out those left empty."""
@@ -81,6 +90,7 @@ class ActionInputs(Frozen):
             "min_confidence": self.min_confidence,
             "inline_confidence": self.inline_confidence,
             "paths_ignore": self.ignore_globs(),
+            "disable_rules": self.rule_ids(),
             "show_silenced": self.show_silenced.strip(),
             "dismiss_by": self.dismiss_by.strip(),
         }
