@@ -32,6 +32,7 @@ from code_guard.report import RENDERERS, OutputFormat
 from code_guard.report.json import render_json
 from code_guard.report.markdown import render_markdown
 from code_guard.report.sarif import render_sarif
+from code_guard.report.silenced import count_line
 from code_guard.report.text import render_text
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
@@ -567,3 +568,16 @@ def test_sarif_suppresses_a_dismissed_finding(sarif_validator: Draft4Validator) 
     assert sql["partialFingerprints"] == {"codeGuardFingerprint/v1": SQL.fingerprint}
     assert sql["properties"]["dismissal"]["source"] == DISMISSAL.source
     assert "suppressions" not in unused
+
+
+def test_the_count_line_tells_rules_the_owner_turned_off_from_proof() -> None:
+    # disable-rules is the repository owner's choice, not a proof: the summary says which.
+    counts = dict.fromkeys(Silencing, 0)
+    counts.update({Silencing.DISABLED: 2, Silencing.GUARD: 1})
+    review = Review(
+        findings=(), health_score=100, verdict=Verdict.APPROVE, summary="", agents=(),
+        silenced=counts,
+    )  # fmt: skip
+    line = count_line(review)
+    assert line is not None
+    assert line.startswith("3 candidate(s) held back: 2 by disable-rules, the rest on proof")

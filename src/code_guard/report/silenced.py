@@ -29,6 +29,12 @@ def count_line(review: Review) -> str | None:
     total = silenced_total(review)
     if not total:
         return None
+    disabled = review.silenced.get(Silencing.DISABLED, 0)
+    if disabled:  # the owner's choice is no proof: say which is which
+        return (
+            f"{total} candidate(s) held back: {disabled} by disable-rules, the rest on proof "
+            f"({breakdown(review.silenced)})"
+        )
     return f"{total} candidate(s) silenced on proof ({breakdown(review.silenced)})"
 
 
