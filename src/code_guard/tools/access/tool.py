@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from code_guard.regressions.detector import language_of as regression_language
 from code_guard.tools.access.detector import find_access_issues
 from code_guard.tools.access.model import Language, access_model
 from code_guard.tools.base import ChangeTool, ToolHit
@@ -15,16 +15,6 @@ if TYPE_CHECKING:
     from code_guard.request import ReviewRequest
 
 TOOL = "access-control"
-_SUFFIX_LANGUAGE: dict[str, Language] = {
-    ".py": "python",
-    ".go": "go",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".ts": "javascript",
-    ".tsx": "javascript",
-}
 _STRONG = frozenset(
     {
         "deny-branch-removed",
@@ -37,8 +27,9 @@ _STRONG = frozenset(
 
 
 def language_of(path: str) -> Language | None:
-    """The model's language of ``path`` by its suffix, or None."""
-    return _SUFFIX_LANGUAGE.get(PurePosixPath(path).suffix.lower())
+    """The model's language of ``path``, or None: the security-regression detector's, so the
+    two tools that compare both sides of a hunk read the same files alike."""
+    return regression_language(path)
 
 
 class AccessControlTool(ChangeTool):
