@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from types import MappingProxyType
 
 from code_guard.diff import Change, FileStatus
+from code_guard.linemap import LineMap, line_map
 from code_guard.rebuild import scaffold_python
+from code_guard.scopes import scopes_of
 from code_guard.testfiles import TestFiles
 
 
@@ -60,6 +62,10 @@ class ReviewRequest:
     _lines: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     # Which files are tests for the rules quiet in tests, decided once (``test_files``).
     _tests: list[TestFiles] = field(default_factory=list, init=False, repr=False, compare=False)
+    # Each file's line map and scopes, worked out once: every tool run of every agent reads
+    # them (``linemap``, ``scopes``).
+    _maps: dict[str, LineMap | None] = field(default_factory=dict, repr=False, compare=False)
+    _scopes: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def test_files(self) -> TestFiles:
         """The change's test files, for the rules quiet in tests: decided once per review,
@@ -88,6 +94,24 @@ class ReviewRequest:
         if path not in self._lines:
             self._lines[path] = tuple(split_lines(self.text_of(path)))
         return self._lines[path]
+
+    def line_maps(self, paths: Iterable[str]) -> dict[str, LineMap]:
+        """The line map of each of ``paths`` whose analysed copy numbers its lines otherwise
+        than git (``linemap.maps_of``), each worked out once per review."""
+        found: dict[str, LineMap] = {}
+        for path in paths:
+            if path not in self._maps:
+                self._maps[path] = line_map(path, self.lines_of(path))
+            mapping = self._maps[path]
+            if mapping is not None:
+                found[path] = mapping
+        return found
+
+    def scopes_of(self, path: str) -> tuple[str, ...]:
+        """The enclosing function or class of each new line of ``path`` (``scopes``)."""
+        if path not in self._scopes:
+            self._scopes[path] = scopes_of(path, self.lines_of(path))
+        return self._scopes[path]
 
     def text_of(self, path: str) -> str:
         """The new text of ``path``: given contents, else rebuilt from the diff."""

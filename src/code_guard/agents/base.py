@@ -27,7 +27,7 @@ from code_guard.confidence import DISPUTED
 from code_guard.diff import FileChange
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
 from code_guard.knowledge.mapping import UNPARSABLE_RULE
-from code_guard.linemap import analysed_lines, maps_of, on_git_lines
+from code_guard.linemap import analysed_lines, on_git_lines
 from code_guard.llm import Answer, LLMClient, Message
 from code_guard.models import (
     FIX_CHARS,
@@ -178,7 +178,7 @@ class Agent(ABC):
     def _run_tool(self, tool: Tool, ctx: AgentContext) -> tuple[list[ToolHit], str | None]:
         files = [f for f in ctx.files if tool.applies_to(f.path)]
         paths = [ctx.disk_path(f.path) for f in files]
-        maps = maps_of((f.path, ctx.request.lines_of(f.path)) for f in files)
+        maps = ctx.request.line_maps(f.path for f in files)
         # Findings are kept on added lines only (by default), so tools that pay per line
         # read just those: the cost follows the change, not the size of the files.
         focus = (

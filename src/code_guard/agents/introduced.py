@@ -36,9 +36,8 @@ def introduced(
         return [], []
     base_claims = _run_base(tool, ctx, _read_at_base(hit for hit, _ in pairs))
     styles = naming_styles(base_claims)
-    tables = ScopeTables()
     claims = [
-        _claim(hit, finding.anchor_text, tables.of(hit.file_path, ctx.request.lines_of))
+        _claim(hit, finding.anchor_text, ctx.request.scopes_of(hit.file_path))
         for hit, finding in pairs
     ]
     before, old = _unclaimed(tool, ctx, PreExisting(base_claims), pairs, claims)
@@ -125,7 +124,7 @@ def _run_window(tool: Tool, ctx: AgentContext, paths: set[str]) -> list[Claim] |
     the tool fails here: then no candidate can be told from a second copy, and none is
     excused."""
     files = {f.path: f for f in ctx.files if f.path in paths and f.has_base}
-    maps = maps_of((f.path, ctx.request.lines_of(f.path)) for f in ctx.files)
+    maps = ctx.request.line_maps(f.path for f in ctx.files)
     focus = {
         ctx.disk_path(f.path): analysed_lines(maps.get(f.path), (n for n, _ in f.new_lines()))
         for f in files.values()
@@ -135,13 +134,12 @@ def _run_window(tool: Tool, ctx: AgentContext, paths: set[str]) -> list[Claim] |
     if hits is None:
         return None
     claims = []
-    tables = ScopeTables()
     for hit in on_git_lines(hits, ctx.real_path, maps):
         file = files.get(hit.file_path)
         if file is not None and file.in_hunk(hit.line) and not file.is_added(hit.line):
             lines = ctx.request.lines_of(hit.file_path)
             text = lines[hit.line - 1] if hit.line <= len(lines) else ""
-            claims.append(_claim(hit, text, tables.of(hit.file_path, ctx.request.lines_of)))
+            claims.append(_claim(hit, text, ctx.request.scopes_of(hit.file_path)))
     return claims
 
 
