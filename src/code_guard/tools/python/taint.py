@@ -484,6 +484,7 @@ def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
     for node in walk(func):
         if isinstance(node, ast.Call):
             calls.append(node)
+            source = source or is_source(node, None)  # a call the model lists as a source
         elif isinstance(node, ast.Return):
             returns = returns or node.value is not None
         elif not source and is_source(node, None):
