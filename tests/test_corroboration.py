@@ -104,6 +104,9 @@ def test_a_raw_redirect_stands(tmp_path: Path) -> None:
         # a field of an object
         '    box = app.config\n    box.target = request.args.get("b")\n'
         '    return redirect(get_safe_redirect(request.args.get("a")) + box.target)\n',
+        # a field set on a name the value then reads whole
+        '    box = app.config\n    box.target = request.args.get("b")\n'
+        '    return redirect(get_safe_redirect(request.args.get("a")) + str(box))\n',
         # a `with` target the Python check does not bind
         '    with contextlib.nullcontext(request.args.get("b")) as raw:\n'
         '        return redirect(get_safe_redirect(request.args.get("a")) + raw)\n',

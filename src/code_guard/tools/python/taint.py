@@ -758,6 +758,15 @@ def _followed(func: Function, value: ast.AST, facts: FileFacts) -> bool:
     parameters |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
     own = {id(a) for a in ast.walk(func.args)}
     other = {name for node in nodes[1:] if id(node) not in own for name in _other_bindings(node)}
+    # a name whose field or item the function sets (`box.target = raw`): Semgrep may carry
+    # the field's taint to the whole value
+    other |= {
+        root.id
+        for node in nodes
+        if isinstance(node, ast.Attribute | ast.Subscript)
+        and isinstance(node.ctx, ast.Store | ast.Del)
+        and isinstance(root := _root(node), ast.Name)
+    }
     todo: list[ast.AST] = [value]
     seen: set[str] = set()
     while todo:
@@ -828,3 +837,10 @@ def _other_bindings(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
         return [node.id]
     return []
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """The value at the bottom of ``node``'s chain of attributes and items."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node
