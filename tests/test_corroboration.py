@@ -33,6 +33,12 @@ SAVED = ""
 
 def is_safe_redirect_url(url):
     host_url = urlparse(request.host_url)
+    redirect_url = urlparse(url)
+    return redirect_url.scheme in ("http", "https") and host_url.netloc == redirect_url.netloc
+
+
+def joined_host(url):
+    host_url = urlparse(request.host_url)
     redirect_url = urlparse(urljoin(request.host_url, url))
     return redirect_url.scheme in ("http", "https") and host_url.netloc == redirect_url.netloc
 
@@ -94,6 +100,9 @@ def test_a_raw_redirect_stands(tmp_path: Path) -> None:
     [
         # a helper of the change that says it is safe and proves nothing
         '    n = request.args.get("next")\n    return redirect(passthrough(n))\n',
+        # the Flask snippet: `/\\evil.example` joined to the own URL keeps its host
+        '    n = request.args.get("next")\n    if joined_host(n):\n        return redirect(n)\n'
+        '    return redirect("/")\n',
         # a scheme check keeps any host
         '    n = request.args.get("next")\n    if scheme_only(n):\n        return redirect(n)\n'
         '    return redirect("/")\n',
