@@ -103,6 +103,9 @@ def test_a_raw_redirect_stands(tmp_path: Path) -> None:
         # the Flask snippet: `/\\evil.example` joined to the own URL keeps its host
         '    n = request.args.get("next")\n    if joined_host(n):\n        return redirect(n)\n'
         '    return redirect("/")\n',
+        # Python's hostname of `https://evil.example\\@good.example` is good.example
+        '    n = request.args.get("next")\n    if urlparse(n).hostname not in {"good.example"}:\n'
+        '        return redirect("/")\n    return redirect(n)\n',
         # a scheme check keeps any host
         '    n = request.args.get("next")\n    if scheme_only(n):\n        return redirect(n)\n'
         '    return redirect("/")\n',

@@ -47,6 +47,7 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 _HOSTS = frozenset({"ssrf", "open_redirect"})
 _PATH = frozenset({"path_traversal"})
 _URL_HOST_PARTS = frozenset({"netloc", "hostname", "host"})
+_SERVER_HOSTS = frozenset({"ssrf"})
 _URL_PARSERS = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
 _NORMALISERS = frozenset(
     {"os.path.realpath", "os.path.abspath", "os.path.normpath", "posixpath.realpath",
@@ -348,7 +349,11 @@ def _allowed(value: ast.AST, scope: Scope) -> Vetted:
     URL whose host it is."""
     if isinstance(value, ast.Attribute) and value.attr in _URL_HOST_PARTS:
         url = _parsed_url(value.value, scope)
-        return {key(url): _HOSTS, key(value.value): _HOSTS} if url is not None else {}
+        # Only the whole netloc proves a redirect's host: Python takes the host of
+        # `https://evil.example\\@good.example` after the `@`, a browser before the `\\`.
+        # A server-side client parses as Python does, so the host proves an SSRF target.
+        kinds = _HOSTS if value.attr == "netloc" else _SERVER_HOSTS
+        return {key(url): kinds, key(value.value): kinds} if url is not None else {}
     if isinstance(value, ast.Name):
         return {value.id: CATEGORIES}
     return {}
