@@ -368,7 +368,7 @@ def build_rule(model: SecurityModel, rule: TaintRule) -> dict[str, Node]:
     if rule.options:
         node["options"] = rule.options
     node["pattern-sources"] = [
-        Commented(f"source {s.name}", s.semgrep) for s in model.sources_of(rule)
+        Commented(f"source {s.name}", s.pattern()) for s in model.sources_of(rule)
     ]
     propagators = model.propagators_for(rule.kind)
     if propagators:

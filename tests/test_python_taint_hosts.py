@@ -1,7 +1,10 @@
 """Host validators of the taint check: a function whose body proves that it returns true only
 for a URL on the application's own host (the parsed target's netloc equal to the server's),
-in the file or in another file of the change, and Django's ``same_origin``. Each shape that
-proves its case is silenced; each look-alike that does not is still reported."""
+in the file or in another file of the change. Each shape that proves its case is silenced;
+each look-alike that does not is still reported, among them the target joined to the server's
+own URL first (the Flask snippet's ``urljoin``, Django's ``build_absolute_uri`` with
+``same_origin``): Python keeps ``\\`` in the joined path, a browser reads ``/\\evil.example`` as
+``//evil.example``."""
 
 from __future__ import annotations
 
@@ -11,8 +14,7 @@ import pytest
 
 from code_guard.tools.python.taint import PythonTaintTool
 
-# The canonical Flask snippet (``is_safe_url``): the target resolved against the server's
-# own URL must keep the server's host.
+# The target's own netloc must be the server's (a relative path fails: no host to prove).
 VALIDATOR = """\
 import logging
 from urllib.parse import urljoin, urlparse
@@ -24,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def is_safe_redirect_url(url: str) -> bool:
     host_url = urlparse(request.host_url)
-    redirect_url = urlparse(urljoin(request.host_url, url))
+    redirect_url = urlparse(url)
     return (
         redirect_url.scheme in ("http", "https")
         and host_url.netloc == redirect_url.netloc
@@ -115,9 +117,11 @@ UNPROVED = {
         "host_url = urlparse(request.host_url)",
         'host_url = urlparse(request.args.get("host", ""))',
     ),
+    # the Flask snippet: `/\\evil.example` joined to the server's URL keeps its host
+    "joined to the own URL": ("urlparse(url)\n", "urlparse(urljoin(request.host_url, url))\n"),
     "a base the request chose": (
-        "urljoin(request.host_url, url)",
-        'urljoin(request.args["base"], url)',
+        "urlparse(url)\n",
+        'urlparse(urljoin(request.args["base"], url))\n',
     ),
     "a host bound twice": (
         "host_url = urlparse(request.host_url)",
@@ -245,8 +249,10 @@ def login(request):
 """
 
 
-def test_djangos_same_origin_against_the_own_url_silences(tmp_path: Path) -> None:
-    assert reported(tmp_path, {"views.py": DJANGO}) == []
+def test_djangos_same_origin_of_a_joined_url_is_no_guard(tmp_path: Path) -> None:
+    """``build_absolute_uri("/\\evil.example")`` is on the server's origin, and a browser
+    redirected to ``/\\evil.example`` leaves it."""
+    assert reported(tmp_path, {"views.py": DJANGO}) == [("views.py", "taint-open_redirect", 12)]
 
 
 @pytest.mark.parametrize(

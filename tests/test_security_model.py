@@ -104,7 +104,7 @@ def test_a_pattern_guard_reads_the_pattern(pattern: str, proven: set[str]) -> No
 
 def test_each_source_is_listed_once() -> None:
     names = [s.name for s in MODEL.sources]
-    shapes = [yaml.safe_dump(s.semgrep) for s in MODEL.sources]
+    shapes = [yaml.safe_dump(s.pattern()) for s in MODEL.sources]
     assert len(set(names)) == len(names)
     assert len(set(shapes)) == len(shapes)
 

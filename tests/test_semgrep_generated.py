@@ -153,9 +153,11 @@ def test_each_generated_rule_keeps_its_record(language: str) -> None:
 @pytest.mark.parametrize("language", GENERATED)
 def test_sources_sinks_and_sanitisers_are_listed_once(language: str) -> None:
     model = load_model(language)
-    for entries in (model.sources, [s for sinks in model.sinks.values() for s in sinks]):
-        names = [e.name for e in entries]
-        shapes = [yaml.safe_dump(e.semgrep) for e in entries]
+    sinks = [s for found in model.sinks.values() for s in found]
+    for names, shapes in (
+        ([s.name for s in model.sources], [yaml.safe_dump(s.pattern()) for s in model.sources]),
+        ([s.name for s in sinks], [yaml.safe_dump(s.semgrep) for s in sinks]),
+    ):
         assert len(set(names)) == len(names), language
         assert len(set(shapes)) == len(shapes), language
     calls = [c for s in model.sanitisers for c in s.calls]
@@ -169,7 +171,7 @@ def test_no_hand_written_rule_copies_a_source_or_guard(language: str) -> None:
     """The rules after the marker share no source, sanitiser or guard with the model: a
     request source or a guard is written once, in the model, and nowhere else."""
     model = load_model(language)
-    sources = {yaml.safe_dump(s.semgrep) for s in model.sources}
+    sources = {yaml.safe_dump(s.pattern()) for s in model.sources}
     guard_tests = {t for g in model.guards for t in (*g.fails, g.holds) if t}
     _, written = _split(language)
     for rule in written:
@@ -188,7 +190,7 @@ def test_each_source_entry_appears_only_in_generated_rules(language: str) -> Non
     by_id = {r["id"]: r for r in generated}
     for rule in model.rules:
         listed = [yaml.safe_dump(s) for s in by_id[rule.id]["pattern-sources"]]
-        assert listed == [yaml.safe_dump(s.semgrep) for s in model.sources_of(rule)]
+        assert listed == [yaml.safe_dump(s.pattern()) for s in model.sources_of(rule)]
 
 
 def _js_rule(rule_id: str) -> str:

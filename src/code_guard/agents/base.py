@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
+from code_guard.agents.corroboration import corroborated
 from code_guard.agents.filtering import judge
 from code_guard.agents.introduced import introduced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
@@ -149,6 +150,9 @@ class Agent(ABC):
             *(in_tool_thread(self._run_tool, tool, ctx) for tool in tools)
         )
         errors = [error for _, error in results if error]
+        # Semgrep's taint hits the Python taint check proved stopped (corroboration.py)
+        checked = corroborated([hits for hits, _ in results])
+        results = [(hits, error) for hits, (_, error) in zip(checked, results, strict=True)]
         unparsed = {h.file_path for hits, _ in results for h in hits if h.rule == UNPARSABLE_RULE}
         gaps = {
             (h.file_path, h.message): SkippedFile(

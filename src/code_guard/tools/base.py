@@ -73,6 +73,11 @@ class ToolHit:
     # proof in ``message``; empty for a live hit. A tool returns what it silenced instead of
     # dropping it, so the review can count and list it; it never becomes a finding.
     silenced: str = ""
+    # Where the tool's analysis put the value it reports, as the file it read numbers lines
+    # and columns (first line, first column, last line, column after it; columns from 1, in
+    # UTF-8 bytes): empty where the tool does not say. Two tools' spans are equal only when
+    # they speak of the same expression (agents/corroboration.py).
+    span: tuple[int, int, int, int] | tuple[()] = ()
 
 
 # The rule of a hit that says an analyser skipped a file or gave up on part of it (a timeout,

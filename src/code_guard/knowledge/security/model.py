@@ -26,13 +26,65 @@ SemgrepEntry = dict[str, JsonValue]
 
 
 class Source(Frozen):
-    """Where request data enters: one entry per framework API, listed once per language."""
+    """Where request data enters: one entry per framework API, listed once per language.
+
+    A source is written in one of the shapes both readers of the model understand, so that
+    Semgrep's rules (rendered by ``pattern``) and the Python taint check start from the same
+    list: ``attributes`` of ``receivers`` (``request.args``), ``calls`` (``self.get_argument(
+    ...)``), ``subscripts`` (``REQUEST[...]``), or the first of a handler's ``parameters``
+    (``def handler(event, context)``). ``semgrep`` holds a shape only Semgrep reads; the
+    Python check must then cover it another way (a route's parameters, sources.py).
+    """
 
     name: str
     note: str = ""
-    semgrep: SemgrepEntry
+    semgrep: SemgrepEntry | None = None
+    receivers: tuple[str, ...] = ()
+    attributes: tuple[str, ...] = ()
+    calls: tuple[str, ...] = ()
+    subscripts: tuple[str, ...] = ()
+    # a function with exactly these parameters is a handler whose first one is request data
+    parameters: tuple[str, ...] = ()
     # the kinds whose rules take this source; empty for every kind
     kinds: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Source:
+        shapes = [
+            bool(self.semgrep),
+            bool(self.receivers or self.attributes),
+            bool(self.calls),
+            bool(self.subscripts),
+            bool(self.parameters),
+        ]
+        if sum(shapes) != 1:
+            raise ValueError(f"source {self.name!r} needs exactly one shape")
+        if bool(self.receivers) != bool(self.attributes):
+            raise ValueError(f"source {self.name!r}: `attributes` and `receivers` go together")
+        return self
+
+    def pattern(self) -> SemgrepEntry:
+        """The source as a Semgrep pattern entry."""
+        if self.semgrep:
+            return self.semgrep
+        if self.attributes:
+            # spelled out per receiver (no metavariable) so that semgrep-core can skip files
+            # that never mention one
+            either: list[JsonValue] = [{"pattern": f"{r}.$ATTR"} for r in self.receivers]
+            regex = "^(" + "|".join(self.attributes) + ")$"
+            return {
+                "patterns": [
+                    {"pattern-either": either},
+                    {"metavariable-regex": {"metavariable": "$ATTR", "regex": regex}},
+                ]
+            }
+        if self.calls or self.subscripts:
+            shapes = [f"{c}(...)" for c in self.calls] + [f"{s}[...]" for s in self.subscripts]
+            if len(shapes) == 1:
+                return {"pattern": shapes[0]}
+            return {"pattern-either": [{"pattern": shape} for shape in shapes]}
+        inside = f"def $HANDLER({', '.join(self.parameters)}):\n  ...\n"
+        return {"patterns": [{"pattern-inside": inside}, {"pattern": self.parameters[0]}]}
 
 
 class Propagator(Frozen):

@@ -47,8 +47,8 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 _HOSTS = frozenset({"ssrf", "open_redirect"})
 _PATH = frozenset({"path_traversal"})
 _URL_HOST_PARTS = frozenset({"netloc", "hostname", "host"})
+_SERVER_HOSTS = frozenset({"ssrf"})
 _URL_PARSERS = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
-_URL_JOIN = "urllib.parse.urljoin"
 _NORMALISERS = frozenset(
     {"os.path.realpath", "os.path.abspath", "os.path.normpath", "posixpath.realpath",
      "posixpath.abspath", "posixpath.normpath"}
@@ -349,16 +349,19 @@ def _allowed(value: ast.AST, scope: Scope) -> Vetted:
     URL whose host it is."""
     if isinstance(value, ast.Attribute) and value.attr in _URL_HOST_PARTS:
         url = _parsed_url(value.value, scope)
-        return {key(url): _HOSTS, key(value.value): _HOSTS} if url is not None else {}
+        # Only the whole netloc proves a redirect's host: Python takes the host of
+        # `https://evil.example\\@good.example` after the `@`, a browser before the `\\`.
+        # A server-side client parses as Python does, so the host proves an SSRF target.
+        kinds = _HOSTS if value.attr == "netloc" else _SERVER_HOSTS
+        return {key(url): kinds, key(value.value): kinds} if url is not None else {}
     if isinstance(value, ast.Name):
         return {value.id: CATEGORIES}
     return {}
 
 
 def _parsed_url(node: ast.AST, scope: Scope) -> ast.AST | None:
-    """The value a URL parser was given, for ``urlparse(x)`` or a name bound once to it;
-    for ``urlparse(urljoin(BASE, x))``, BASE the application's own, ``x``: the joined URL's
-    host is ``x``'s when ``x`` names one, else BASE's."""
+    """The value a URL parser was given, for ``urlparse(x)`` or a name bound once to it
+    (``urlparse(urljoin(BASE, x))``: the joined URL, not ``x``; ``joined_target``)."""
     node = scope.resolved(node)
     if isinstance(node, ast.Call) and node.args and scope.names.qualified(node) in _URL_PARSERS:
         return joined_target(node.args[0], scope)
@@ -366,16 +369,12 @@ def _parsed_url(node: ast.AST, scope: Scope) -> ast.AST | None:
 
 
 def joined_target(node: ast.AST, scope: Scope) -> ast.AST:
-    """``x`` for a URL resolved against the application's own (``urljoin(BASE, x)``,
-    ``request.build_absolute_uri(x)``), or a name bound once to one; else ``node``."""
-    value = scope.resolved(node)
-    if not isinstance(value, ast.Call) or value.keywords:
-        return node
-    if scope.names.qualified(value) == _URL_JOIN and len(value.args) == 2:
-        base, target = value.args
-        return target if scope.trusted(base) else node
-    if own_url(value, scope) is False and len(value.args) == 1:
-        return value.args[0]
+    """The value whose host a check of ``node``'s host proves: ``node`` itself. A URL joined
+    to the application's own (``urljoin(BASE, x)``, ``request.build_absolute_uri(x)``)
+    proves nothing about ``x``: Python's parser keeps ``\\`` in the path, so
+    ``urljoin(BASE, "/\\evil.example")`` has the application's host, while a browser sent
+    ``/\\evil.example`` reads it as ``//evil.example`` and leaves (Werkzeug sends a
+    redirect's location as given since 2.1; Django too)."""
     return node
 
 

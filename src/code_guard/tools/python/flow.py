@@ -161,9 +161,9 @@ def propagate(
     nodes = list(walk(func))
     if not origins and not any(is_source(n, facts) for n in nodes):
         return taint  # nothing reads request data here: no assignment can be tainted
-    bindings = [b for n in nodes for b in _bindings(n)]
+    bound_values = [b for n in nodes for b in bindings(n)]
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
-        for node, value, target in bindings:
+        for node, value, target in bound_values:
             found = live(value, kinds, facts)
             if found is None:
                 continue
@@ -189,7 +189,7 @@ def _bound(target: ast.AST) -> list[str]:
     return [n.id for n in walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
-def _bindings(node: ast.AST) -> list[tuple[ast.AST, ast.expr, ast.expr]]:
+def bindings(node: ast.AST) -> list[tuple[ast.AST, ast.expr, ast.expr]]:
     """The values ``node`` binds names to: each as (the binding node, the value, the target,
     whose every name gets the value's taint: ``a, b = pair``, ``for x in items``, ``x +=
     y``, ``(x := y)``, a comprehension's ``for``)."""

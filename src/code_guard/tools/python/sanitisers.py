@@ -1,11 +1,11 @@
-"""What each sanitiser neutralises, for the taint check: a small table kept apart so that it
-can move into the per-language security model.
+"""What each sanitiser neutralises, for the taint check: read from the security model of
+Python (knowledge/security/python.yml), whose library calls Semgrep's rules take as well.
 
 A call cleans a tainted value only for the categories this table gives it, by the call's
 qualified name, resolved through the file's imports (``from html import escape`` makes
 ``escape(x)`` ``html.escape``). A name the file binds in any other way (a ``def``, a
 lambda, an assignment) is not the library's: it is judged by its body (taint.py), never by
-its name. The entries follow the reference models: CodeQL's Python sanitizers, Bandit and
+its name. The model's entries follow the reference models: CodeQL's Python sanitizers, Bandit and
 the OWASP cheat sheets.
 """
 
@@ -15,38 +15,27 @@ import ast
 import builtins
 from collections.abc import Mapping
 
+from code_guard.knowledge.security.model import load_model
 from code_guard.tools.python.checker import dotted
 from code_guard.tools.python.nodes import walk
 
+_MODEL = load_model("python")
 CATEGORIES = frozenset(
     {"sql_injection", "command_injection", "code_injection", "path_traversal", "ssrf",
      "open_redirect", "xss"}
 )  # fmt: skip
-_XSS = frozenset({"xss"})
-_PATH = frozenset({"path_traversal"})
-_COMMAND = frozenset({"command_injection"})
 
-# Qualified name -> the categories its result is safe for. A number, a UUID or a boolean
-# carries none of the characters any injection needs; an escape is safe only where its
-# escaping is the one the sink parses (HTML escaping is no shell quoting, and a quoted URL
-# still holds "/" and "..", so urllib's quote stops no traversal and no forged host).
+# Qualified name -> the categories its result is safe for: the library calls of the model's
+# sanitisers (knowledge/security/python.yml, the list Semgrep's rules take too), each for the
+# kinds the model says it neutralises. A number, a UUID or a boolean carries none of the
+# characters any injection needs; an escape is safe only where its escaping is the one the
+# sink parses (HTML escaping is no shell quoting, and a quoted URL still holds "/" and "..",
+# so urllib's quote stops no traversal and no forged host).
 SANITISERS: Mapping[str, frozenset[str]] = {
-    "int": CATEGORIES, "float": CATEGORIES, "bool": CATEGORIES, "len": CATEGORIES,
-    "uuid.UUID": CATEGORIES,
-    "html.escape": _XSS, "markupsafe.escape": _XSS, "flask.escape": _XSS,
-    "django.utils.html.escape": _XSS, "bleach.clean": _XSS,
-    "urllib.parse.quote": _XSS, "urllib.parse.quote_plus": _XSS,
-    "shlex.quote": _COMMAND, "pipes.quote": _COMMAND,
-    "os.path.basename": _PATH, "werkzeug.utils.secure_filename": _PATH,
-    "werkzeug.secure_filename": _PATH, "django.utils.text.get_valid_filename": _PATH,
-    # None for a path outside the folder: a sink given None fails
-    "werkzeug.utils.safe_join": _PATH, "werkzeug.security.safe_join": _PATH,
-    "flask.safe_join": _PATH,
-    # a URL of the application itself, built from a route's name
-    "flask.url_for": frozenset({"open_redirect"}),
-    # a JSON response (application/json), which no browser renders as HTML
-    "flask.jsonify": _XSS,
-}  # fmt: skip
+    call: _MODEL.expand(sanitiser.neutralises) & CATEGORIES
+    for sanitiser in _MODEL.sanitisers
+    for call in sanitiser.calls
+}
 
 # Library validators by qualified name: the argument slots they vet when they return true,
 # the slots that must hold the application's own values (the allowed hosts), and what they

@@ -8,18 +8,22 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from code_guard.knowledge.security.model import load_model
 from code_guard.tools.python.checker import dotted
 from code_guard.tools.python.guards import Validators
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import Names
 
-# The request attributes that hold what the client sent.
-SOURCE_ATTRS = frozenset(
-    {"args", "form", "values", "json", "data", "cookies", "headers", "files", "GET", "POST",
-     "query_params", "path_params", "body", "get_json", "query", "params",
-     # Django's and Tornado's (CodeQL's framework models)
-     "REQUEST", "COOKIES", "FILES", "META", "arguments", "body_arguments", "query_arguments"}
-)  # fmt: skip
+_MODEL = load_model("python")
+# The model's sources (knowledge/security/python.yml), the list Semgrep's rules start from
+# too: the request attributes that hold what the client sent, on any receiver whose last name
+# is one of the model's (``self.request.args`` as well as ``request.args``); the calls and
+# subscripts that return it; and the parameters of handlers that receive it.
+SOURCE_ATTRS = frozenset(a for s in _MODEL.sources for a in s.attributes)
+_RECEIVERS = frozenset(r.rsplit(".", 1)[-1] for s in _MODEL.sources for r in s.receivers)
+_SOURCE_CALLS = frozenset(c for s in _MODEL.sources for c in s.calls)
+_SOURCE_SUBSCRIPTS = frozenset(c for s in _MODEL.sources for c in s.subscripts)
+_HANDLERS = frozenset(s.parameters for s in _MODEL.sources if s.parameters)
 _ROUTE_DECORATORS = frozenset({"route", "get", "post", "put", "patch", "delete", "api_view"})
 _HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 _INJECTED_PARAMS = frozenset(
@@ -92,6 +96,8 @@ def _is_route(func: Function) -> bool:
 
 def initial_taint(func: Function, facts: FileFacts) -> set[str]:
     args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+    if tuple(a.arg for a in args) in _HANDLERS:  # a Lambda handler's event
+        return {args[0].arg}
     # a Django view: view(request, slug) gets the URL's parameters after the request
     view = facts.django_views and bool(args) and args[0].arg == "request"
     if not (_is_route(func) or view or id(func) in facts.handlers):
@@ -106,7 +112,11 @@ def initial_taint(func: Function, facts: FileFacts) -> set[str]:
 
 def is_source(node: ast.AST, facts: FileFacts | None) -> bool:
     if isinstance(node, ast.Attribute) and node.attr in SOURCE_ATTRS:
-        return dotted(node.value).rsplit(".", 1)[-1] in ("request", "req", "self.request")
+        return dotted(node.value).rsplit(".", 1)[-1] in _RECEIVERS
+    if isinstance(node, ast.Call) and dotted(node.func) in _SOURCE_CALLS:
+        return True
+    if isinstance(node, ast.Subscript) and dotted(node.value) in _SOURCE_SUBSCRIPTS:
+        return True
     if facts is not None and facts.sources and isinstance(node, ast.Call):
         return callee_name(node, facts) in facts.sources
     return False

@@ -46,6 +46,7 @@ from code_guard.tools.python.constants import pruned_tree
 from code_guard.tools.python.flow import (
     Origin,
     Taint,
+    bindings,
     live,
     origin_of,
     propagate,
@@ -133,7 +134,7 @@ class PythonTaintTool(PythonChecker):
 
     def check(self, tree: ast.Module, path: str) -> Iterator[Check]:
         """Check every function; the rule names the category, e.g. ``taint-ssrf``."""
-        for rule, node, message, _, _, _, silenced in self._flows(tree, path):
+        for rule, node, message, _, _, _, silenced, _ in self._flows(tree, path):
             if not silenced:
                 yield rule, node, message
 
@@ -141,11 +142,12 @@ class PythonTaintTool(PythonChecker):
         """``check``'s hits, each with the lines of its flow; and a note for each function
         the check gave up on (the review is then partial, never quietly clean)."""
         gaps: list[str] = []
-        for rule, node, message, lines, sink, far, proof in self._flows(tree, path, gaps):
+        for rule, node, message, lines, sink, far, proof, span in self._flows(tree, path, gaps):
             line = node.lineno
             yield FlowHit(
                 self.name, rule, path, line, node.end_lineno or line, message,
-                silenced=proof, flow_lines=tuple(sorted(lines)), sink_line=sink, far_sink=far,
+                silenced=proof, span=span, flow_lines=tuple(sorted(lines)), sink_line=sink,
+                far_sink=far,
             )  # fmt: skip
         if gaps:
             names = ", ".join(gaps[:5]) + (", ..." if len(gaps) > 5 else "")
@@ -182,8 +184,8 @@ class PythonTaintTool(PythonChecker):
                 if gaps is not None:
                     gaps.append(f"`{func.name}`")
                 continue
-            for category, node, message, lines, sink, far, proof in found:
-                yield f"taint-{category}", node, message, lines, sink, far, proof
+            for category, node, message, lines, sink, far, proof, span in found:
+                yield f"taint-{category}", node, message, lines, sink, far, proof, span
 
     def _file_facts(
         self, tree: ast.Module, path: str, functions: list[Function], everything: bool = False
@@ -484,6 +486,7 @@ def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
     for node in walk(func):
         if isinstance(node, ast.Call):
             calls.append(node)
+            source = source or is_source(node, None)  # a call the model lists as a source
         elif isinstance(node, ast.Return):
             returns = returns or node.value is not None
         elif not source and is_source(node, None):
@@ -693,14 +696,18 @@ def _helper_flows(func: Function, facts: FileFacts, taint: Taint) -> Iterator[_F
                 )
                 proof = proof and Silencing.GUARD.value
                 far_sink = (where, line) if where else None
-                yield category, node, message, lines | {end}, end, far_sink, proof
+                yield category, node, message, lines | {end}, end, far_sink, proof, ()
                 break
 
 
 # A hit of the check: category, the call it is reported on, message, lines of the flow, the
-# sink's line, for a sink in another file of the change that file and line, and the proof
-# of the guard that stops it ("" for a live flow).
-_Flow = tuple[str, ast.Call, str, set[int], int, tuple[str, int] | None, str]
+# sink's line, for a sink in another file of the change that file and line, the proof of the
+# guard that stops it ("" for a live flow), and for a stopped flow whose every way in the
+# check follows (``_followed``), the span of the sink's value (else empty).
+_Flow = tuple[
+    str, ast.Call, str, set[int], int, tuple[str, int] | None, str,
+    tuple[int, int, int, int] | tuple[()],
+]  # fmt: skip
 
 
 def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
@@ -715,5 +722,125 @@ def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
         else:
             message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
         silenced = proof[0].value if proof is not None else ""
-        yield category, node, message, lines, node.lineno, None, silenced
+        span = _span(arg) if proof is not None and _followed(func, arg, facts) else ()
+        yield category, node, message, lines, node.lineno, None, silenced, span
     yield from _helper_flows(func, facts, taint)
+
+
+def _span(node: ast.AST) -> tuple[int, int, int, int] | tuple[()]:
+    """``node``'s lines and columns as ToolHit.span gives them (columns from 1, in bytes)."""
+    end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+    if end_line is None or end_col is None:
+        return ()
+    return node.lineno, node.col_offset + 1, end_line, end_col + 1  # type: ignore[attr-defined]
+
+
+def _followed(func: Function, value: ast.AST, facts: FileFacts) -> bool:
+    """Whether every way data can reach ``value`` in ``func`` is one this check follows, so
+    that its verdict on ``value`` is the whole story (agents/corroboration.py lets it stand
+    for Semgrep's): every name ``value`` reads, and every name those were computed from, is
+    bound only by the assignments ``propagate`` reads and never changed in place
+    (``items.append(x)``, ``d[k] = v``: Semgrep's propagators), in a function without
+    ``global`` or ``nonlocal``; and no value reads an attribute or an item other than
+    request data itself (``self.saved``, ``box[0]``: Semgrep follows fields, this check
+    does not). Calls are followed by what they are called on and given."""
+    nodes = list(walk(func))
+    if any(isinstance(n, ast.Global | ast.Nonlocal) for n in nodes):
+        return False
+    values: dict[str, list[ast.expr]] = {}
+    for node in nodes:
+        for _, bound, target in bindings(node):
+            for name in (n.id for n in walk(target) if isinstance(n, ast.Name)):
+                values.setdefault(name, []).append(bound)
+    # names bound in a way ``propagate`` does not read (``with ... as``, ``except ... as``,
+    # ``match`` captures, imports, definitions, a lambda's parameters): not followed
+    parameters = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    parameters |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
+    own = {id(a) for a in ast.walk(func.args)}
+    other = {name for node in nodes[1:] if id(node) not in own for name in _other_bindings(node)}
+    # a name whose field or item the function sets (`box.target = raw`): Semgrep may carry
+    # the field's taint to the whole value
+    other |= {
+        root.id
+        for node in nodes
+        if isinstance(node, ast.Attribute | ast.Subscript)
+        and isinstance(node.ctx, ast.Store | ast.Del)
+        and isinstance(root := _root(node), ast.Name)
+    }
+    todo: list[ast.AST] = [value]
+    seen: set[str] = set()
+    while todo:
+        stack = [todo.pop()]
+        called: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if is_source(node, facts):
+                continue  # request data itself: the check reads it
+            if isinstance(node, ast.Call):
+                called.add(id(node.func))
+            loads = isinstance(node, ast.Attribute | ast.Subscript | ast.Name) and isinstance(
+                node.ctx, ast.Load
+            )
+            # an attribute only as a method called on a value the check follows: `x.get(...)`
+            if loads and not isinstance(node, ast.Name) and id(node) not in called:
+                return False
+            if loads and isinstance(node, ast.Name) and not _followed_name(
+                node.id, values, parameters, other, facts
+            ):
+                return False
+            if loads and isinstance(node, ast.Name) and node.id in values and node.id not in seen:
+                seen.add(node.id)
+                todo.extend(values[node.id])
+            stack.extend(ast.iter_child_nodes(node))
+    return True
+
+
+def _followed_name(
+    name: str,
+    values: Mapping[str, list[ast.expr]],
+    parameters: set[str],
+    other: set[str],
+    facts: FileFacts,
+) -> bool:
+    """Whether the check follows what ``name`` holds: a name of the function bound only by
+    the assignments it reads and never changed in place, a parameter, or a name of the
+    module that is a literal constant, an import or a function (not a variable another
+    function may set)."""
+    if name in facts.names.mutated or name in other:
+        return False
+    if name in values or name in parameters:
+        return True
+    return (
+        name not in facts.names.bound
+        or name in facts.names.constants
+        or name in facts.names.imported
+        or (name in facts.defs and name in facts.names.once)
+    )
+
+
+def _other_bindings(node: ast.AST) -> list[str]:
+    """The names ``node`` binds in a way ``propagate`` does not read."""
+    if isinstance(node, ast.withitem) and node.optional_vars is not None:
+        return [n.id for n in walk(node.optional_vars) if isinstance(n, ast.Name)]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+        return [node.id]
+    return []
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """The value at the bottom of ``node``'s chain of attributes and items."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from code_guard.errors import ToolError
 from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
@@ -204,10 +205,21 @@ def run_rules(
                 line=int(r["start"]["line"]),
                 end_line=int(r["end"]["line"]),
                 message=str(r.get("extra", {}).get("message", r["check_id"])).strip(),
+                span=_span(r),
             )
             for r in report.get("results", [])
         ]
     )
+
+
+def _span(result: dict[str, Any]) -> tuple[int, int, int, int] | tuple[()]:
+    """The lines and columns of a result (a taint rule's: the sink's value), as semgrep-core
+    gives them (columns from 1)."""
+    try:
+        start, end = result["start"], result["end"]
+        return int(start["line"]), int(start["col"]), int(end["line"]), int(end["col"])
+    except (KeyError, TypeError, ValueError):
+        return ()
 
 
 def _readable_copies(
