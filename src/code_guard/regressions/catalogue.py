@@ -16,9 +16,10 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from code_guard.languages import RuleFamily
 from code_guard.models import Category, Frozen, Severity
 
-Language = Literal["python", "javascript", "go"]
+Language = RuleFamily
 # Categories a protection may name; ``derive`` takes it from the sink or the helper's name.
 DERIVE = "derive"
 
