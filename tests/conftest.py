@@ -143,7 +143,7 @@ class MakeLLM(Protocol):
         per_agent: Mapping[str, Sequence[Reply]] | None = None,
         model: str = "gpt-4o-mini",
         max_retries: int = 2,
-        schema_mode: str = "auto",
+        schema_mode: SchemaMode = "auto",
         backoff_max_s: float = 30.0,
         **overrides: Any,
     ) -> FakeLLM: ...
@@ -180,7 +180,7 @@ def fake_llm(sleep: RecordingSleep) -> MakeLLM:
         per_agent: Mapping[str, Sequence[Reply]] | None = None,
         model: str = "gpt-4o-mini",
         max_retries: int = 2,
-        schema_mode: str = "auto",
+        schema_mode: SchemaMode = "auto",
         backoff_max_s: float = 30.0,
         **overrides: Any,
     ) -> FakeLLM:
