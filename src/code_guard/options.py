@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import reprlib
 from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -25,13 +26,33 @@ import yaml
 from pydantic import Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from code_guard.dismissals import DismissBy
 from code_guard.errors import ConfigError
 from code_guard.knowledge.catalogue import table, tools
 from code_guard.knowledge.mapping import UNMAPPED, lookup
 from code_guard.knowledge.records import RuleRecord
 from code_guard.models import AgentName, Frozen, Severity
 from code_guard.sanitize import redact
+
+
+class DismissBy(StrEnum):
+    """Who may dismiss a finding (the ``dismiss-by`` option)."""
+
+    OTHERS = "others"  # write, maintain or admin, and not the pull request's author
+    WRITERS = "writers"  # write, maintain or admin, the author included
+    MAINTAINERS = "maintainers"  # maintain or admin, and not the pull request's author
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The repository roles that may dismiss."""
+        if self is DismissBy.MAINTAINERS:
+            return frozenset({"maintain", "admin"})
+        return frozenset({"write", "maintain", "admin"})
+
+    @property
+    def author_may(self) -> bool:
+        """Whether the pull request's author may dismiss its findings."""
+        return self is DismissBy.WRITERS
+
 
 # The enum is the one list of agents; its order is the order they are shown in.
 ALL_AGENTS: tuple[AgentName, ...] = tuple(AgentName)
