@@ -1,0 +1,103 @@
+"""The bundled Semgrep rules against their annotated target files, as semgrep-rules tests its
+rules: one runner for every target under ``tools/semgrep/targets/``.
+
+A target is a source file of a language the rules read. A comment ``ruleid: <id>[, <id>...]``
+says the next code line is reported by each rule named, ``ok: <id>[, <id>...]`` that no hit of
+those rules covers it. As ``semgrep --test`` does, a hit on a line no ``ruleid`` names is a
+failure too, so a target says everything its rules report in it. Each target runs through the
+real ``SemgrepTool`` and semgrep-core, so the rewrites and folding before semgrep-core count.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from code_guard.knowledge.mapping import lookup
+from code_guard.models import Category
+from code_guard.tools.semgrep.tool import SemgrepTool
+
+TARGETS = Path(__file__).resolve().parent / "tools" / "semgrep" / "targets"
+_ANNOTATION = re.compile(
+    r"^\s*(?:#|//)\s*(?P<kind>ruleid|ok):\s*(?P<ids>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$"
+)
+
+
+@dataclass
+class Expected:
+    """What a target's annotations say: (rule, line) pairs reported, and not."""
+
+    reported: set[tuple[str, int]] = field(default_factory=set)
+    quiet: set[tuple[str, int]] = field(default_factory=set)
+
+
+def read_annotations(text: str) -> Expected:
+    """The annotations of a target's ``text``, each on the code line after it."""
+    expected = Expected()
+    pending: list[tuple[str, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        found = _ANNOTATION.match(line)
+        if found:
+            ids = [i.strip() for i in found.group("ids").split(",")]
+            pending.extend((found.group("kind"), rule) for rule in ids)
+            continue
+        for kind, rule in pending:
+            (expected.reported if kind == "ruleid" else expected.quiet).add((rule, number))
+        pending = []
+    assert not pending, "an annotation ends the file"
+    return expected
+
+
+def _targets() -> list[Path]:
+    return sorted(p for p in TARGETS.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("target", _targets(), ids=lambda p: str(p.relative_to(TARGETS)))
+def test_the_rules_report_what_the_target_says(tmp_path: Path, target: Path) -> None:
+    expected = read_annotations(target.read_text(encoding="utf-8"))
+    assert expected.reported or expected.quiet, "a target without annotations tests nothing"
+    shutil.copy(target, tmp_path / target.name)
+    hits = SemgrepTool(tuple(Category)).run(tmp_path, [target.name])
+    reported = {(h.rule, h.line) for h in hits}
+    assert sorted(reported - expected.reported) == [], "reported, and no ruleid says so"
+    assert sorted(expected.reported - reported) == [], "a ruleid line is not reported"
+    covered = sorted(
+        (rule, line)
+        for rule, line in expected.quiet
+        for h in hits
+        if h.rule == rule and h.line <= line <= h.end_line
+    )
+    assert covered == [], "an ok line is covered by a hit"
+
+
+def test_every_annotated_rule_is_a_bundled_rule_with_a_record() -> None:
+    named = {
+        rule
+        for target in _targets()
+        for rule, _ in (
+            read_annotations(target.read_text(encoding="utf-8")).reported
+            | read_annotations(target.read_text(encoding="utf-8")).quiet
+        )
+    }
+    assert named
+    assert sorted(rule for rule in named if lookup("semgrep", rule) is None) == []
+
+
+def test_the_annotations_read_as_semgrep_rules_writes_them() -> None:
+    text = "a = 1\n# ruleid: r-one, r-two\nsink(a)\n// ok: r-one\nsafe(a)\n"
+    expected = read_annotations(text)
+    assert expected.reported == {("r-one", 3), ("r-two", 3)}
+    assert expected.quiet == {("r-one", 5)}
+    with pytest.raises(AssertionError, match="ends the file"):
+        read_annotations("x = 1\n# ruleid: r-one\n")
+
+
+def test_an_xpath_injection_is_filed_under_other() -> None:
+    """``targets/python/xpath.py`` is reported by this rule; there is no XPath category."""
+    record = lookup("semgrep", "py-xpath-injection-taint")
+    assert record is not None
+    assert record.category is Category.OTHER
