@@ -96,8 +96,21 @@ def test_the_annotations_read_as_semgrep_rules_writes_them() -> None:
         read_annotations("x = 1\n# ruleid: r-one\n")
 
 
-def test_an_xpath_injection_is_filed_under_other() -> None:
-    """``targets/python/xpath.py`` is reported by this rule; there is no XPath category."""
-    record = lookup("semgrep", "py-xpath-injection-taint")
+# The category each rule the targets name is filed under (there is no XPath category).
+RULE_CATEGORIES = {
+    "py-xpath-injection-taint": Category.OTHER,
+    "py-ssrf-taint": Category.SSRF,
+    "py-xxe-taint": Category.XXE,
+    "py-insecure-deserialization-taint": Category.INSECURE_DESERIALIZATION,
+    "py-command-injection-taint": Category.COMMAND_INJECTION,
+    "py-xss-taint": Category.XSS,
+    "py-open-redirect-taint": Category.OPEN_REDIRECT,
+    "py-sql-injection-taint": Category.SQL_INJECTION,
+}
+
+
+@pytest.mark.parametrize(("rule", "category"), sorted(RULE_CATEGORIES.items()))
+def test_a_targets_rule_is_filed_under_its_category(rule: str, category: Category) -> None:
+    record = lookup("semgrep", rule)
     assert record is not None
-    assert record.category is Category.OTHER
+    assert record.category is category
