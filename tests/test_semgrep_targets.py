@@ -106,6 +106,20 @@ RULE_CATEGORIES = {
     "py-xss-taint": Category.XSS,
     "py-open-redirect-taint": Category.OPEN_REDIRECT,
     "py-sql-injection-taint": Category.SQL_INJECTION,
+    "js-path-traversal-request-path": Category.PATH_TRAVERSAL,
+    "js-xss-html-from-input": Category.XSS,
+    "js-ssrf-request-url": Category.SSRF,
+    "js-open-redirect-request-url": Category.OPEN_REDIRECT,
+    "js-xss-jquery-html-string": Category.XSS,
+    "js-xss-jquery-html-property": Category.XSS,
+    "go-path-traversal-request-path": Category.PATH_TRAVERSAL,
+    "go-path-traversal-archive-entry": Category.PATH_TRAVERSAL,
+    "go-xss-unescaped-html": Category.XSS,
+    "go-ssrf-request-url": Category.SSRF,
+    "go-open-redirect-request-url": Category.OPEN_REDIRECT,
+    "go-sql-injection-formatted-query": Category.SQL_INJECTION,
+    "go-xss-html-format-parameter": Category.XSS,
+    "go-command-injection-shell": Category.COMMAND_INJECTION,
 }
 
 
