@@ -3,9 +3,12 @@ rules: one runner for every target under ``tools/semgrep/targets/``.
 
 A target is a source file of a language the rules read. A comment ``ruleid: <id>[, <id>...]``
 says the next code line is reported by each rule named, ``ok: <id>[, <id>...]`` that no hit of
-those rules covers it. As ``semgrep --test`` does, a hit on a line no ``ruleid`` names is a
-failure too, so a target says everything its rules report in it. Each target runs through the
-real ``SemgrepTool`` and semgrep-core, so the rewrites and folding before semgrep-core count.
+those rules covers it; as in semgrep-rules, ``todook:`` marks a line reported today that should
+not be (a known false positive, expected as a ``ruleid:`` until the rule is fixed), and
+``todoruleid:`` one that should be and is not (expected as an ``ok:``). As ``semgrep --test``
+does, a hit on a line no ``ruleid`` names is a failure too, so a target says everything its
+rules report in it. Each target runs through the real ``SemgrepTool`` and semgrep-core, so the
+rewrites and folding before semgrep-core count.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from code_guard.tools.semgrep.tool import SemgrepTool
 
 TARGETS = Path(__file__).resolve().parent / "tools" / "semgrep" / "targets"
 _ANNOTATION = re.compile(
-    r"^\s*(?:#|//)\s*(?P<kind>ruleid|ok):\s*(?P<ids>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$"
+    r"^\s*(?:#|//)\s*(?P<kind>ruleid|ok|todook|todoruleid):\s*(?P<ids>[\w-]+(?:\s*,\s*[\w-]+)*)\s*$"
 )
 
 
@@ -46,7 +49,8 @@ def read_annotations(text: str) -> Expected:
             pending.extend((found.group("kind"), rule) for rule in ids)
             continue
         for kind, rule in pending:
-            (expected.reported if kind == "ruleid" else expected.quiet).add((rule, number))
+            reported = kind in ("ruleid", "todook")
+            (expected.reported if reported else expected.quiet).add((rule, number))
         pending = []
     assert not pending, "an annotation ends the file"
     return expected
@@ -92,6 +96,8 @@ def test_the_annotations_read_as_semgrep_rules_writes_them() -> None:
     expected = read_annotations(text)
     assert expected.reported == {("r-one", 3), ("r-two", 3)}
     assert expected.quiet == {("r-one", 5)}
+    todo = read_annotations("# todook: r-one\nfp()\n# todoruleid: r-two\nfn()\n")
+    assert (todo.reported, todo.quiet) == ({("r-one", 2)}, {("r-two", 4)})
     with pytest.raises(AssertionError, match="ends the file"):
         read_annotations("x = 1\n# ruleid: r-one\n")
 
@@ -120,6 +126,10 @@ RULE_CATEGORIES = {
     "go-sql-injection-formatted-query": Category.SQL_INJECTION,
     "go-xss-html-format-parameter": Category.XSS,
     "go-command-injection-shell": Category.COMMAND_INJECTION,
+    "js-open-redirect-request-location": Category.OPEN_REDIRECT,
+    "go-weak-crypto-math-rand-secret": Category.WEAK_CRYPTO,
+    "go-xss-template-trusted-type": Category.XSS,
+    "go-hardcoded-secret-flag-default": Category.HARDCODED_SECRET,
 }
 
 
