@@ -130,6 +130,21 @@ RULE_CATEGORIES = {
     "go-weak-crypto-math-rand-secret": Category.WEAK_CRYPTO,
     "go-xss-template-trusted-type": Category.XSS,
     "go-hardcoded-secret-flag-default": Category.HARDCODED_SECRET,
+    "js-insecure-deserialization-eval": Category.INSECURE_DESERIALIZATION,
+    "js-code-injection-eval": Category.CODE_INJECTION,
+    "js-weak-crypto-pbkdf2-low-iterations": Category.WEAK_CRYPTO,
+    "js-weak-crypto-math-random-bytes": Category.WEAK_CRYPTO,
+    "js-insecure-config-cors-reflected-origin": Category.INSECURE_CONFIG,
+    "js-xss-html-template-property": Category.XSS,
+    "js-xss-url-attribute-unchecked": Category.XSS,
+    "js-xss-dom-source": Category.XSS,
+    "js-open-redirect-dom-source": Category.OPEN_REDIRECT,
+    "go-sql-injection-request-taint": Category.SQL_INJECTION,
+    "go-command-injection-request-taint": Category.COMMAND_INJECTION,
+    "go-insecure-config-cors": Category.INSECURE_CONFIG,
+    "go-sql-injection-builder-concat": Category.SQL_INJECTION,
+    "go-hardcoded-secret-default-credential": Category.HARDCODED_SECRET,
+    "go-weak-crypto-pbkdf2-low-iterations": Category.WEAK_CRYPTO,
 }
 
 
