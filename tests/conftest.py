@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from code_guard.agents.answer import CandidateVerdict, ModelAnswer, ModelFinding
 from code_guard.llm import Completion, LLMClient, LLMSettings, Message, answer_json
 from code_guard.models import AgentName, Category, Finding, Severity, Usage
+from code_guard.options import SchemaMode
 
 # What a FakeLLM can be told to do on one call: answer with a pydantic value, with raw text,
 # with a whole ``Completion`` (to choose ``finish_reason``), or raise an exception.
@@ -86,7 +87,7 @@ class FakeLLM(LLMClient):
         per_agent: Mapping[str, Sequence[Reply]] | None = None,
         model: str = "gpt-4o-mini",
         max_retries: int = 2,
-        schema_mode: str = "auto",
+        schema_mode: SchemaMode = "auto",
         backoff_max_s: float = 30.0,
         sleep: RecordingSleep | None = None,
         otherwise: Reply | None = None,
@@ -142,7 +143,7 @@ class MakeLLM(Protocol):
         per_agent: Mapping[str, Sequence[Reply]] | None = None,
         model: str = "gpt-4o-mini",
         max_retries: int = 2,
-        schema_mode: str = "auto",
+        schema_mode: SchemaMode = "auto",
         backoff_max_s: float = 30.0,
         **overrides: Any,
     ) -> FakeLLM: ...
@@ -179,7 +180,7 @@ def fake_llm(sleep: RecordingSleep) -> MakeLLM:
         per_agent: Mapping[str, Sequence[Reply]] | None = None,
         model: str = "gpt-4o-mini",
         max_retries: int = 2,
-        schema_mode: str = "auto",
+        schema_mode: SchemaMode = "auto",
         backoff_max_s: float = 30.0,
         **overrides: Any,
     ) -> FakeLLM:

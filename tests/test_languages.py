@@ -1,5 +1,6 @@
 """The language registry: one row per suffix, and what it says each analyser reads is what
-the analysers select (until they read the registry themselves)."""
+the analysers select, as they read it (the security-regression and access checks, Semgrep and
+the Python analysers)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,45 @@ def test_language_of(path: str, name: str, kind: Kind) -> None:
 def test_interpreted_language() -> None:
     lines = ["#!/usr/bin/env python3", "#!/bin/bash -e", "#!/usr/bin/env -S node --flag", "# x"]
     assert [interpreted_language(line) for line in lines] == ["Python", "Shell", "JavaScript", None]
+
+
+# The tables each analyser kept before the registry was its one source; a change to which files
+# an analyser reads must be made on purpose, here and in languages.py.
+_REGRESSION_FAMILIES = {
+    ".py": "python", ".go": "go", ".js": "javascript", ".jsx": "javascript",
+    ".mjs": "javascript", ".cjs": "javascript", ".ts": "javascript", ".tsx": "javascript",
+    ".vue": "javascript",
+}  # fmt: skip
+_SEMGREP_CORE = {
+    ".js": ("js", "javascript.yml"), ".jsx": ("js", "javascript.yml"),
+    ".mjs": ("js", "javascript.yml"), ".cjs": ("js", "javascript.yml"),
+    ".ts": ("ts", "javascript.yml"), ".tsx": ("ts", "javascript.yml"),
+    ".go": ("go", "go.yml"), ".py": ("python", "python.yml"),
+}  # fmt: skip
+_EVERY_SUFFIX = sorted(
+    {suffix for language in LANGUAGES for suffix in language.suffixes} | {".PY", ".Vue", ".txt"}
+)
+
+
+@pytest.mark.parametrize("suffix", _EVERY_SUFFIX)
+def test_each_analyser_reads_what_its_own_table_read(suffix: str) -> None:
+    from code_guard.regressions.detector import language_of as regression_language
+    from code_guard.tools.access.tool import language_of as access_language
+    from code_guard.tools.base import is_python
+    from code_guard.tools.semgrep.tool import SemgrepTool, _language
+
+    path = f"src/app/x{suffix}"
+    family = _REGRESSION_FAMILIES.get(suffix.lower())
+    assert regression_language(path) == family
+    assert access_language(path) == family
+    assert _language(path) == _SEMGREP_CORE.get(suffix.lower())
+    assert SemgrepTool(()).applies_to(path) is (suffix.lower() in _SEMGREP_CORE)
+    assert is_python(path) is (suffix in (".py", ".pyi"))
+
+
+def test_the_registry_names_each_analysers_suffixes_once() -> None:
+    from code_guard.languages import REGRESSIONS, suffixes_read_by
+
+    assert set(suffixes_read_by("semgrep")) == set(_SEMGREP_CORE)
+    assert set(suffixes_read_by(REGRESSIONS)) == set(_REGRESSION_FAMILIES)
+    assert suffixes_read_by("bandit") == (".py", ".pyi")

@@ -128,7 +128,7 @@ def test_no_value_given_is_the_default_review() -> None:
         ),
         (
             {"on_error": "panic"},
-            "invalid on-error: String should match pattern '^(fail|warn)$' (got 'panic')",
+            "invalid on-error: Input should be 'fail' or 'warn' (got 'panic')",
         ),
         (  # publishing
             {"inline_confidence": 2},

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from code_guard import __version__
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
@@ -26,6 +26,7 @@ from code_guard.errors import CodeGuardError, InputError
 from code_guard.model_client import make_llm
 from code_guard.models import AgentState, AgentStatus, Severity
 from code_guard.nofollow import read_beneath, write_replacing
+from code_guard.options import OnError
 from code_guard.report import RENDERERS, OutputFormat
 from code_guard.request import ReviewRequest, split_lines
 from code_guard.sanitize import redact, redact_review
@@ -88,7 +89,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     review.add_argument(
         "--on-error",
-        choices=("fail", "warn"),
+        choices=get_args(OnError),
         help="fail (default): exit 4 when the review is partial or failed; warn: exit 0",
     )
     review.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")

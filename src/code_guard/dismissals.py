@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import yaml
 from pydantic import Field, ValidationError
@@ -31,24 +30,6 @@ SHORT_ID_CHARS = 8
 MAX_FILE_ENTRIES = 1000
 
 
-class DismissBy(StrEnum):
-    """Who may dismiss a finding (the ``dismiss-by`` option)."""
-
-    OTHERS = "others"  # write, maintain or admin, and not the pull request's author
-    WRITERS = "writers"  # write, maintain or admin, the author included
-    MAINTAINERS = "maintainers"  # maintain or admin, and not the pull request's author
-
-    @property
-    def roles(self) -> frozenset[str]:
-        """The repository roles that may dismiss."""
-        if self is DismissBy.MAINTAINERS:
-            return frozenset({"maintain", "admin"})
-        return frozenset({"write", "maintain", "admin"})
-
-    @property
-    def author_may(self) -> bool:
-        """Whether the pull request's author may dismiss its findings."""
-        return self is DismissBy.WRITERS
 
 
 def short_id(fingerprint: str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import PurePosixPath
 from types import MappingProxyType
+from typing import Literal
 
 
 class Kind(StrEnum):
@@ -44,6 +45,11 @@ REGRESSIONS = "security-regression"
 _PYTHON_STUB_TOOLS = tuple(sorted(CODE_ANALYSERS - {"semgrep"}))
 _PYTHON_TOOLS = (*_PYTHON_STUB_TOOLS, "semgrep", REGRESSIONS)
 
+# The rule family a language's code is read with: the regression catalogue's language and the
+# bundled Semgrep rules file (``tools/semgrep/rules/<family>.yml``). TypeScript and a .vue
+# file's script are read with the JavaScript rules.
+RuleFamily = Literal["python", "javascript", "go"]
+
 
 @dataclass(frozen=True, slots=True)
 class Language:
@@ -55,6 +61,7 @@ class Language:
     suffixes: tuple[str, ...]
     analysers: tuple[str, ...] = ()
     file_names: tuple[str, ...] = ()
+    family: RuleFamily | None = None
 
     @property
     def code_analysed(self) -> bool:
@@ -62,23 +69,26 @@ class Language:
         return bool(CODE_ANALYSERS.intersection(self.analysers))
 
 
-def _code(name: str, *suffixes: str, analysers: tuple[str, ...] = ()) -> Language:
-    return Language(name, Kind.CODE, suffixes, analysers)
+def _code(
+    name: str, *suffixes: str, analysers: tuple[str, ...] = (), family: RuleFamily | None = None
+) -> Language:
+    return Language(name, Kind.CODE, suffixes, analysers, family=family)
 
 
 _SEMGREP = ("semgrep", REGRESSIONS)
 LANGUAGES: tuple[Language, ...] = (
-    # Suffixes the analysers select files by (tools/base.py, tools/semgrep/tool.py); the same
-    # language under another suffix is a row of its own, which no analyser reads.
-    _code("Python", ".py", analysers=_PYTHON_TOOLS),
-    _code("Python", ".pyi", analysers=_PYTHON_STUB_TOOLS),
+    # The analysers select files by these rows (tools/base.py, tools/semgrep/tool.py,
+    # tools/regressions, tools/access); the same language under another suffix is a row of
+    # its own, which no analyser reads.
+    _code("Python", ".py", analysers=_PYTHON_TOOLS, family="python"),
+    _code("Python", ".pyi", analysers=_PYTHON_STUB_TOOLS, family="python"),
     _code("Python", ".pyw"),
-    _code("JavaScript", ".js", ".jsx", ".mjs", ".cjs", analysers=_SEMGREP),
-    _code("TypeScript", ".ts", ".tsx", analysers=_SEMGREP),
+    _code("JavaScript", ".js", ".jsx", ".mjs", ".cjs", analysers=_SEMGREP, family="javascript"),
+    _code("TypeScript", ".ts", ".tsx", analysers=_SEMGREP, family="javascript"),
     _code("TypeScript", ".mts", ".cts"),
-    _code("Go", ".go", analysers=_SEMGREP),
+    _code("Go", ".go", analysers=_SEMGREP, family="go"),
     # The regression check reads a .vue file's script; no code analyser reads Vue.
-    _code("Vue", ".vue", analysers=(REGRESSIONS,)),
+    _code("Vue", ".vue", analysers=(REGRESSIONS,), family="javascript"),
     _code("Svelte", ".svelte"),
     _code("Java", ".java", ".jsp"),
     _code("Kotlin", ".kt", ".kts"),
@@ -143,6 +153,22 @@ def language_of(path: str) -> Language | None:
     """The language of the file at ``path``, by its name or suffix (case-insensitive)."""
     name = PurePosixPath(path).name.lower()
     return _BY_NAME.get(name) or _BY_SUFFIX.get(PurePosixPath(name).suffix)
+
+
+def read_by(analyser: str, path: str) -> Language | None:
+    """The language of ``path`` when ``analyser`` reads files of it, else None."""
+    language = language_of(path)
+    return language if language is not None and analyser in language.analysers else None
+
+
+def suffixes_read_by(analyser: str) -> tuple[str, ...]:
+    """Every suffix whose files ``analyser`` reads, in the registry's order."""
+    return tuple(
+        suffix
+        for language in LANGUAGES
+        if analyser in language.analysers
+        for suffix in language.suffixes
+    )
 
 
 # Interpreters a ``#!`` line may name, by the language they run (``python3.12`` is python).

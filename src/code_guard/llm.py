@@ -22,7 +22,7 @@ from tenacity.wait import wait_random_exponential
 
 from code_guard.errors import BudgetExhaustedError, InvalidAnswerError, TransientModelError
 from code_guard.models import Usage
-from code_guard.options import ModelOptions
+from code_guard.options import ModelOptions, SchemaMode
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
@@ -70,7 +70,7 @@ class LLMSettings:
     timeout_s: float = _MODEL_DEFAULTS.timeout_s
     max_retries: int = _MODEL_DEFAULTS.max_retries
     max_output_tokens: int = _MODEL_DEFAULTS.max_output_tokens
-    schema_mode: str = _MODEL_DEFAULTS.schema_mode
+    schema_mode: SchemaMode = _MODEL_DEFAULTS.schema_mode
     api_base: str | None = _MODEL_DEFAULTS.api_base
     backoff_max_s: float = 30.0
     # None: ask the transport (litellm's model info)

@@ -17,15 +17,15 @@ from __future__ import annotations
 import difflib
 import reprlib
 from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import yaml
 from pydantic import Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from code_guard.dismissals import DismissBy
 from code_guard.errors import ConfigError
 from code_guard.knowledge.catalogue import table, tools
 from code_guard.knowledge.mapping import UNMAPPED, lookup
@@ -33,11 +33,37 @@ from code_guard.knowledge.records import RuleRecord
 from code_guard.models import AgentName, Frozen, Severity
 from code_guard.sanitize import redact
 
+
+class DismissBy(StrEnum):
+    """Who may dismiss a finding (the ``dismiss-by`` option)."""
+
+    OTHERS = "others"  # write, maintain or admin, and not the pull request's author
+    WRITERS = "writers"  # write, maintain or admin, the author included
+    MAINTAINERS = "maintainers"  # maintain or admin, and not the pull request's author
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The repository roles that may dismiss."""
+        if self is DismissBy.MAINTAINERS:
+            return frozenset({"maintain", "admin"})
+        return frozenset({"write", "maintain", "admin"})
+
+    @property
+    def author_may(self) -> bool:
+        """Whether the pull request's author may dismiss its findings."""
+        return self is DismissBy.WRITERS
+
+
 # The enum is the one list of agents; its order is the order they are shown in.
 ALL_AGENTS: tuple[AgentName, ...] = tuple(AgentName)
 # Minutes a review may take unless the user gives more: ample for any ordinary pull request
 # (the 3,000-file one takes well under one), and a bound on what a crafted one can cost.
 DEFAULT_TIME_BUDGET_MIN = 20.0
+# Options that take one of a fixed set of words: the type is the list, and pydantic says which
+# words a wrong value could have been.
+PrSuppressions = Literal["report", "honor"]
+SchemaMode = Literal["auto", "json_schema", "json_object"]
+OnError = Literal["fail", "warn"]
 
 
 class AnalysisOptions(Frozen):
@@ -62,9 +88,8 @@ class AnalysisOptions(Frozen):
         default=False,
         description="also review lock files, vendored and generated code (skipped by default)",
     )
-    pr_suppressions: str = Field(
+    pr_suppressions: PrSuppressions = Field(
         default="report",
-        pattern=r"^(report|honor)$",
         description="report: suppression comments the PR adds, and the generated or vendored "
         "declarations it makes (a new vendor/ file, an added @generated marker, a new "
         ".gitattributes pattern), do not hide high+ findings; honor: they do",
@@ -172,7 +197,7 @@ class ModelOptions(Frozen):
     timeout_s: float = Field(default=120.0, gt=0.0, description="timeout of one model call")
     max_retries: int = Field(default=4, ge=0, le=10)
     max_output_tokens: int = Field(default=4096, ge=256)
-    schema_mode: str = Field(default="auto", pattern=r"^(auto|json_schema|json_object)$")
+    schema_mode: SchemaMode = "auto"
     context_tokens: int | None = Field(
         default=None,
         ge=2048,
@@ -226,9 +251,8 @@ class GateOptions(Frozen):
         default=True,
         description="fail-on counts findings the model disputed (the model can be misled)",
     )
-    on_error: str = Field(
+    on_error: OnError = Field(
         default="fail",
-        pattern=r"^(fail|warn)$",
         description="fail: a partial or failed review fails the run; warn: it only says so",
     )
     dismiss_by: DismissBy = Field(

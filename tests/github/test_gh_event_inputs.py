@@ -165,7 +165,7 @@ def test_show_silenced_comes_from_the_input_or_the_config_file(tmp_path: Path) -
         ({"INPUT_SHOW-SILENCED": "maybe"}, "invalid show-silenced: Input should be a valid bool"),
         ({"INPUT_TIME-BUDGET": "0"}, "invalid time-budget: Input should be greater than 0"),
         ({"INPUT_MAX-TOKENS": "many"}, "invalid max-tokens: Input should be a valid integer"),
-        ({"INPUT_ON-ERROR": "panic"}, "invalid on-error: String should match pattern"),
+        ({"INPUT_ON-ERROR": "panic"}, "invalid on-error: Input should be 'fail' or 'warn'"),
     ],
 )
 def test_a_bad_review_input_names_the_input(

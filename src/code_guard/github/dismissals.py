@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from code_guard.diff import Change
 from code_guard.dismissals import (
     DISMISSALS_FILE,
-    DismissBy,
     match_file_entries,
     read_dismissals_file,
 )
@@ -37,6 +36,7 @@ from code_guard.github.client import CommentRef, GitHubClient, PullRequestInfo, 
 from code_guard.github.commands import PREFIX, Command, Rejected, parse_commands
 from code_guard.github.comments import fingerprints_in
 from code_guard.models import Dismissal, Finding
+from code_guard.options import DismissBy
 
 # Associations a person with write access has; anyone else is not asked about.
 _ASSOCIATED = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})

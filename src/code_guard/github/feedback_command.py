@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from code_guard.dismissals import DismissBy
 from code_guard.errors import InputError
 from code_guard.github.feedback import observe
 from code_guard.github.history import RepoHistory
 from code_guard.github.retry import RetrySettings
+from code_guard.options import DismissBy
 from code_guard.report.feedback import (
     RuleStats,
     render_feedback_json,

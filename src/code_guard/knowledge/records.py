@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from code_guard.models import Category, Severity
+from code_guard.models import Category, Frozen, Severity
 
 # The readable confidence levels and the prior each stands for: how often a bare match of
 # the rule is a real problem (confidence.py raises it with the evidence).
@@ -47,11 +47,7 @@ Url = Annotated[str, Field(pattern=r"^https://\S+$")]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RuleRecord(_Frozen):
+class RuleRecord(Frozen):
     """Everything the review knows about one rule of one analyser.
 
     ``id`` also covers the longer ids it begins (ruff's ``PERF`` covers ``PERF401``). Without
@@ -91,7 +87,7 @@ class RuleRecord(_Frozen):
         return self
 
 
-class IgnoredRule(_Frozen):
+class IgnoredRule(Frozen):
     """A rule deliberately not reported (noise such as "imports subprocess"), and why."""
 
     tool: Text
@@ -100,7 +96,7 @@ class IgnoredRule(_Frozen):
     reason: Text
 
 
-class CategoryText(_Frozen):
+class CategoryText(Frozen):
     """The explanation of a category: what a rule without its own text says."""
 
     why: Text

@@ -13,21 +13,21 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from code_guard.knowledge.records import Confidence, Cwe, RuleRecord, Text
-from code_guard.models import Category, Severity
+from code_guard.models import Category, Frozen, Severity
 from code_guard.regressions.catalogue import DERIVE, catalogue
 
 TOOL = "security-regression"
 
 
-class _Frozen(BaseModel):
+class _Deferred(Frozen):
     # Built on first use: only a review that reports a regression reads these facts.
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    model_config = ConfigDict(defer_build=True)
 
 
-class Weak(_Frozen):
+class Weak(_Deferred):
     """How a weak match reads: less sure, and one step less severe."""
 
     confidence_drop: Annotated[float, Field(gt=0.0, lt=1.0)]
@@ -42,7 +42,7 @@ class Weak(_Frozen):
         return self
 
 
-class Own(_Frozen):
+class Own(_Deferred):
     """A rule of the detector that no protection names (a call named like a sanitiser)."""
 
     id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]+$")]
@@ -53,7 +53,7 @@ class Own(_Frozen):
     fix: Text
 
 
-class Facts(_Frozen):
+class Facts(_Deferred):
     """``knowledge/rules/security-regression.yml``."""
 
     cwe: dict[Category, Cwe]

@@ -14,11 +14,12 @@ from importlib import resources
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
-from code_guard.models import Category, Severity
+from code_guard.languages import RuleFamily
+from code_guard.models import Category, Frozen, Severity
 
-Language = Literal["python", "javascript", "go"]
+Language = RuleFamily
 # Categories a protection may name; ``derive`` takes it from the sink or the helper's name.
 DERIVE = "derive"
 
@@ -47,11 +48,7 @@ Pattern = Annotated[str, Field(min_length=1)]
 _CALL = re.compile(r"(?<![\w.$])[A-Za-z_$][\w.$]*+\(")
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Sink(_Frozen):
+class Sink(Frozen):
     """Calls that are the sink of ``category`` in ``languages``."""
 
     category: Category
@@ -61,7 +58,7 @@ class Sink(_Frozen):
     _check = field_validator("patterns")(lambda v: tuple(_compiled(p) for p in v))
 
 
-class NameHint(_Frozen):
+class NameHint(Frozen):
     """A word in a helper's name that says which category it protects."""
 
     category: Category
@@ -70,7 +67,7 @@ class NameHint(_Frozen):
     _check = field_validator("pattern")(_compiled)
 
 
-class Protection(_Frozen):
+class Protection(Frozen):
     """One protection whose removal the detector reports."""
 
     id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]+$")]
@@ -111,7 +108,7 @@ class Protection(_Frozen):
         return self
 
 
-class Catalogue(_Frozen):
+class Catalogue(Frozen):
     """The whole file: sinks, name hints, the generic sanitiser name, the protections."""
 
     sinks: tuple[Sink, ...]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import PurePosixPath
 
 from code_guard.diff import FileChange, Hunk, HunkLine, LineKind
+from code_guard.languages import REGRESSIONS, read_by
 from code_guard.models import Category
 from code_guard.regressions.catalogue import (
     DERIVE,
@@ -46,17 +46,6 @@ __all__ = ["GENERIC_ID", "Regression", "find_regressions", "language_of"]
 
 # The rule of a removed call that only its name shows to be a sanitiser.
 GENERIC_ID = "any-named-sanitiser"
-_SUFFIX_LANGUAGE: dict[str, Language] = {
-    ".py": "python",
-    ".go": "go",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".ts": "javascript",
-    ".tsx": "javascript",
-    ".vue": "javascript",
-}
 _SECRET_NAME = re.compile(
     r"(?i)secret|passw|pwd|token|api_?key|private|credential|salt|signing|auth_?key|_key$|^key$"
 )
@@ -68,8 +57,10 @@ _REACH = 8
 
 
 def language_of(path: str) -> Language | None:
-    """The catalogue language of ``path`` by its suffix, or None."""
-    return _SUFFIX_LANGUAGE.get(PurePosixPath(path).suffix.lower())
+    """The catalogue language of ``path`` (``languages.py``: the rule family of a language
+    this check reads), or None."""
+    language = read_by(REGRESSIONS, path)
+    return language.family if language is not None else None
 
 
 def find_regressions(file: FileChange, head: str) -> list[Regression]:

@@ -18,13 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, ParamSpec, TypeVar
 
 from code_guard.errors import ToolError
+from code_guard.languages import suffixes_read_by
 from code_guard.models import clip
 
 if TYPE_CHECKING:
     from code_guard.diff import FileChange
     from code_guard.request import ReviewRequest
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+# What the Python analysers read (``languages.py``): sources and stubs.
+PYTHON_SUFFIXES = suffixes_read_by("bandit")
 # The ``time.monotonic()`` by which the review must end, if it has a time budget. A context
 # variable, because ``in_tool_thread`` carries it into the threads that run the tools.
 DEADLINE: ContextVar[float | None] = ContextVar("code_guard_deadline", default=None)

@@ -11,7 +11,9 @@ from importlib import resources
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
+
+from code_guard.models import Frozen
 
 Language = Literal["python", "go", "javascript"]
 Url = Annotated[str, Field(pattern=r"^https://\S+$")]
@@ -29,11 +31,7 @@ class ModelError(ValueError):
     """``access_control.yml`` does not load: one line saying where and why."""
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Deny(_Frozen):
+class Deny(Frozen):
     """What a branch does when an access check fails, per language (``any``: every one)."""
 
     python: tuple[str, ...]
@@ -47,7 +45,7 @@ class Deny(_Frozen):
         return tuple(_compiles(v) for v in value)
 
 
-class Exits(_Frozen):
+class Exits(Frozen):
     """What a branch's body does to leave, per language."""
 
     python: str
@@ -60,21 +58,21 @@ class Exits(_Frozen):
         return _compiles(value)
 
 
-class CheckWords(_Frozen):
+class CheckWords(Frozen):
     """The words of a name that checks who the caller is or what they may do."""
 
     words: frozenset[str]
     first_words: frozenset[str]
 
 
-class Decorator(_Frozen):
+class Decorator(Frozen):
     """A decorator or dependency known to guard a Python handler."""
 
     name: Annotated[str, Field(pattern=r"^[A-Za-z_]\w*$")]
     reference: Url
 
 
-class Slot(_Frozen):
+class Slot(Frozen):
     """A list whose every name guards the handler (``permission_classes = [...]``)."""
 
     pattern: str
@@ -86,7 +84,7 @@ class Slot(_Frozen):
         return _compiles(value)
 
 
-class NamedPattern(_Frozen):
+class NamedPattern(Frozen):
     """A middleware or CSRF pattern, with what it is and where that is documented."""
 
     pattern: str = ""
@@ -99,7 +97,7 @@ class NamedPattern(_Frozen):
         return _compiles(value)
 
 
-class Middleware(_Frozen):
+class Middleware(Frozen):
     """How a middleware is put in front of handlers, and middleware known to guard them."""
 
     use: str
@@ -111,7 +109,7 @@ class Middleware(_Frozen):
         return _compiles(value)
 
 
-class Csrf(_Frozen):
+class Csrf(Frozen):
     """What turns CSRF protection on, what turns it off, and what a check of the request's
     origin reads (a deny branch on it defends against CSRF)."""
 
@@ -125,7 +123,7 @@ class Csrf(_Frozen):
         return _compiles(value)
 
 
-class AccessModel(_Frozen):
+class AccessModel(Frozen):
     """The whole model."""
 
     deny: Deny

@@ -22,6 +22,7 @@ from typing import Any
 
 from code_guard.errors import ToolError
 from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
+from code_guard.languages import read_by
 from code_guard.models import Category
 from code_guard.tools.base import (
     NOT_ANALYSED_RULE,
@@ -44,17 +45,23 @@ from code_guard.tools.semgrep.syntax_rewrite import for_semgrep
 RULE_TIMEOUT_S = 10.0
 _TIMEOUT_THRESHOLD = 3
 
-# semgrep-core language name and bundled rules file, by file suffix.
-_LANGUAGES: dict[str, tuple[str, str]] = {
-    ".js": ("js", "javascript.yml"),
-    ".jsx": ("js", "javascript.yml"),
-    ".mjs": ("js", "javascript.yml"),
-    ".cjs": ("js", "javascript.yml"),
-    ".ts": ("ts", "javascript.yml"),
-    ".tsx": ("ts", "javascript.yml"),
-    ".go": ("go", "go.yml"),
-    ".py": ("python", "python.yml"),
-}
+# semgrep-core's name of each language it reads (``languages.py`` says which those are).
+_CORE_NAMES = {"Python": "python", "JavaScript": "js", "TypeScript": "ts", "Go": "go"}
+
+
+def _language(path: str) -> tuple[str, str] | None:
+    """semgrep-core's language name and the bundled rules file for ``path``, or None when
+    Semgrep does not read it."""
+    language = read_by("semgrep", path)
+    if language is None or language.family is None:
+        return None
+    return _CORE_NAMES[language.name], f"{language.family}.yml"
+
+
+def _read(path: str) -> tuple[str, str]:
+    found = _language(path)
+    assert found is not None, path  # only files applies_to selected get here
+    return found
 
 
 def semgrep_core() -> Path:
@@ -85,7 +92,7 @@ class SemgrepTool(Tool):
 
     def applies_to(self, path: str) -> bool:
         """Files of a language we ship rules for."""
-        return Path(path).suffix.lower() in _LANGUAGES
+        return _language(path) is not None
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Run the rules over the files, one semgrep-core process per rules file (shared by
@@ -97,7 +104,7 @@ class SemgrepTool(Tool):
         (``focus.py``): its results could not count, and it is most of Semgrep's time."""
         groups: dict[str, list[str]] = {}
         for path in paths:
-            groups.setdefault(_LANGUAGES[Path(path).suffix.lower()][1], []).append(path)
+            groups.setdefault(_read(path)[1], []).append(path)
         hits: list[ToolHit] = []
         for rules, group in sorted(groups.items()):
             files, rules_path = tuple(sorted(group)), rules_file(rules)
@@ -131,7 +138,7 @@ def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> 
                     "CodeTarget",
                     {
                         "path": {"fpath": str(copies.get(path, path)), "ppath": "/" + path},
-                        "analyzer": _LANGUAGES[Path(path).suffix.lower()][0],
+                        "analyzer": _read(path)[0],
                         "products": ["sast"],
                     },
                 ]
@@ -230,7 +237,7 @@ def _readable_copies(
     functions outside it, by path; a file that cannot be read is left to semgrep-core."""
     copies: dict[str, Path] = {}
     for index, path in enumerate(paths):
-        if _LANGUAGES[Path(path).suffix.lower()][0] != "python":
+        if _read(path)[0] != "python":
             continue
         try:
             text = (workspace / path).read_text(encoding="utf-8")

@@ -1,0 +1,64 @@
+// Request data to JavaScript sinks (CodeQL's JS models), each beside a safe look-alike; a
+// same-file helper that returns request data is a source; a sanitised deserialiser is no code
+// injection, and a deserialiser is insecure deserialisation only.
+function avatar(user) {
+  // ruleid: js-xss-html-template-property
+  return `<img alt="${user.displayName}" src="/avatars/${user.id}.png">`;
+}
+
+function avatarEscaped(user) {
+  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  return `<img alt="${escapeHtml(user.displayName)}" src="/avatars/${user.id}.png">`;
+}
+
+function mention(event) {
+  const user = { ...event.user, displayname: validator.escape(String(event.user.displayname)) };
+  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  return `<a href="${relativePath}/user/${user.slug}">${user.displayname}</a>`;
+}
+
+function redirectPage(url) {
+  url = escape(url);
+  // ruleid: js-xss-url-attribute-unchecked
+  return `Redirecting to <a href="${url}">${url}</a>.`;
+}
+
+function profileLink(id) {
+  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  return `<a href="/users/${id}">profile</a>`;
+}
+
+function showGreeting(name) {
+  // ruleid: js-xss-jquery-html-string
+  $("#greeting").html("<b>Hello " + name + "</b>");
+}
+
+function showGreetingEscaped(name) {
+  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  $("#greeting").html("<b>Hello " + escapeHtml(name) + "</b>");
+}
+
+function showTab() {
+  const tab = decodeURIComponent(location.hash.slice(1));
+  // ruleid: js-xss-dom-source
+  $("#title").html(tab);
+}
+
+function showTabSafely() {
+  const tab = decodeURIComponent(location.hash.slice(1));
+  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  $("#title").html(DOMPurify.sanitize(tab));
+}
+
+function goNext() {
+  const next = new URLSearchParams(location.search).get("next");
+  // ruleid: js-open-redirect-dom-source
+  window.location.href = next;
+}
+
+function goNextIfLocal() {
+  const local = new URLSearchParams(location.search).get("next");
+  if (!local.startsWith("/")) return;
+  // ruleid: js-open-redirect-dom-source
+  window.location.href = local;
+}
