@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "src"))  # the checkout's code_guard, not an insta
 
 from code_guard.knowledge.security import (  # noqa: E402
     Guard,
+    Import,
     SecurityModel,
     TaintRule,
     load_model,
@@ -328,6 +329,64 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
     return [Commented(f"guard {guard.name}{note}", after), within]
 
 
+# --- imported sanitisers (JavaScript) --------------------------------------------------------
+
+
+def _bound(insides: list[str], call: str, not_inside: str = "") -> Node:
+    """``call`` where one of ``insides`` (an import or a ``const`` require) binds its name; an
+    import binding and a ``const`` cannot be rebound, so the name stays the module's."""
+    patterns: list[Node] = [
+        {"pattern-either": [{"pattern-inside": f"{inside}\n...\n"} for inside in insides]},
+        {"pattern": call},
+    ]
+    if not_inside:
+        patterns.append({"pattern-not-inside": not_inside})
+    return {"patterns": patterns}
+
+
+def import_entries(imported: Import) -> list[Node]:
+    """The calls of an imported library function, each through a binding of its module."""
+    module = imported.module
+    if not imported.members:
+        return [
+            _bound(
+                [f'import $F from "{module}";', f'const $F = require("{module}");'], "$F(...)"
+            ),
+            {"pattern": f'require("{module}")(...)'},
+        ]
+    out: list[Node] = []
+    for member in imported.members:
+        # the module object's property can be replaced (`_.escape = (s) => s`); a binding cannot
+        replaced = f"$M.{member} = $V;\n...\n"
+        out += [
+            _bound(
+                [
+                    f'import $M from "{module}";',
+                    f'import * as $M from "{module}";',
+                    f'const $M = require("{module}");',
+                ],
+                f"$M.{member}(...)",
+                replaced,
+            ),
+            _bound(
+                [
+                    f'import {{ {member} as $F }} from "{module}";',
+                    f'const {{ {member}: $F }} = require("{module}");',
+                ],
+                "$F(...)",
+            ),
+            _bound(
+                [
+                    f'import {{ {member} }} from "{module}";',
+                    f'const {{ {member} }} = require("{module}");',
+                ],
+                f"{member}(...)",
+            ),
+            {"pattern": f'require("{module}").{member}(...)'},
+        ]
+    return out
+
+
 # --- rules -----------------------------------------------------------------------------------
 
 
@@ -336,6 +395,13 @@ def _sanitisers(model: SecurityModel, kind: str, exits: Sequence[str] = ()) -> l
     shapes: list[Node] = []
     for sanitiser in model.sanitisers_for(kind):
         calls.extend({"pattern": f"{call}(...)"} for call in sanitiser.calls)
+        if sanitiser.imports and model.language != "javascript":
+            raise SystemExit(f"sanitiser {sanitiser.name}: `imports` is for JavaScript only")
+        shapes.extend(
+            Commented(f"sanitiser {sanitiser.name}: {imported.module}", entry)
+            for imported in sanitiser.imports
+            for entry in [{"pattern-either": import_entries(imported)}]
+        )
         shapes.extend(Commented(f"sanitiser {sanitiser.name}", e) for e in sanitiser.semgrep)
     names = ", ".join(s.name for s in model.sanitisers_for(kind) if s.calls)
     out: list[Node] = []

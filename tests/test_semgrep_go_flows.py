@@ -238,7 +238,6 @@ def _line_containing(file: str, marker: str) -> int:
         ("handlers.go", "html.EscapeString(c.QueryParam"),
         ("handlers.go", "allowed(r.Header.Get"),
         ("handlers.go", "homeOf(r), http.StatusFound"),
-        ("handlers.go", "http.Redirect(w, r, target, http.StatusFound)"),
         ("store.go", "pq.QuoteIdentifier(column)"),
         ("store.go", 'fmt.Sprintf("title = $%d"'),
         ("store.go", "Password: password"),

@@ -625,13 +625,11 @@ def test_unguarded_flow_is_reported(
         ("files.go", "c.FileAttachment("),  # strings.Contains(name, "..") guard
         ("files.go", 'os.WriteFile(filepath.Join("/srv/up", rel)'),  # filepath.Rel
         ("files.go", "os.MkdirAll(p, 0o700)"),  # securejoin.SecureJoin
-        ("files.go", 'os.Remove(filepath.Join("/srv/up", name))'),  # validateFileName guard
         ("untar.go", "f, _ := os.Create(target)\n\t\tio.Copy(f, tr)\n\t}\n}\n\nfunc writeEntry"),
         ("untar.go", "return os.MkdirAll(p, 0o755)"),  # securejoin on a header's name
         ("untar.go", "out, _ := os.Create(filepath.Join(dest, f.Name))"),  # IsLocal guard
         ("untar.go", "os.Open(name)"),  # rows.Next() is no archive
         ("files.go", "data, _ := readDoc(doc)"),  # IsLocal guard before the helper
-        ("files.go", "w.Write(data)\n}\n\nfunc serveDocChecked"),  # a file's content, no XSS
         ("untar.go", "if err := writeOut(target, f)"),  # HasPrefix guard before the helper
         # a guard on a path derived from the entry clears the entry (CodeQL's backtracking)
         ("untar.go", "os.MkdirAll(filepath.Join(dest, filepath.Dir(header.Name)), 0o755)"),
@@ -640,7 +638,6 @@ def test_unguarded_flow_is_reported(
         ("web.go", "p.Sanitize(r.FormValue"),  # bluemonday
         ("web.go", "http.Get(u.String())"),  # url.Parse and a host check
         ("web.go", 'http.Get("https://api.example.com/items/" + r.FormValue'),  # fixed host
-        ("web.go", 'http.Post(target, "application/json", nil)'),  # isAllowedURL guard
         ("web.go", "http.Head(src)\n\t_ = resp\n}\n\nfunc fetchForm"),  # host prefix guard
         ("web.go", "http.Redirect(w, r, to, http.StatusFound)"),  # url.Parse, host checked
         ("markup.go", "fmt.Sprintf(`%v<input id="),  # escaped values

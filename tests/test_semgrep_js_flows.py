@@ -118,6 +118,8 @@ app.get("/start", (req, res) => res.redirect(homeOf(req)));
 """
 
 BROWSER_JS = """\
+import DOMPurify from "dompurify";
+
 function avatar(user) {
   return `<img alt="${user.displayName}" src="/avatars/${user.id}.png">`;
 }
