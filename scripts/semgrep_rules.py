@@ -349,9 +349,7 @@ def import_entries(imported: Import) -> list[Node]:
     module = imported.module
     if not imported.members:
         return [
-            _bound(
-                [f'import $F from "{module}";', f'const $F = require("{module}");'], "$F(...)"
-            ),
+            _bound([f'import $F from "{module}";', f'const $F = require("{module}");'], "$F(...)"),
             {"pattern": f'require("{module}")(...)'},
         ]
     out: list[Node] = []
@@ -368,6 +366,7 @@ def import_entries(imported: Import) -> list[Node]:
                 f"$M.{member}(...)",
                 replaced,
             ),
+            # (a `const { m: $F }` pattern matches `const { m }` as well)
             _bound(
                 [
                     f'import {{ {member} as $F }} from "{module}";',
@@ -375,12 +374,12 @@ def import_entries(imported: Import) -> list[Node]:
                 ],
                 "$F(...)",
             ),
+            # Semgrep takes `import { m }` to match `import { m as other }` too, which would
+            # leave a function `m` of the file's own trusted; the aliased form is ruled out
             _bound(
-                [
-                    f'import {{ {member} }} from "{module}";',
-                    f'const {{ {member} }} = require("{module}");',
-                ],
+                [f'import {{ {member} }} from "{module}";'],
                 f"{member}(...)",
+                f'import {{ {member} as $A }} from "{module}";\n...\n',
             ),
             {"pattern": f'require("{module}").{member}(...)'},
         ]

