@@ -7,6 +7,7 @@ gate, each still reported:
 
 - Go checks named for what they prove (`isAllowedURL`, `isValidRedirect`, `validateFileName`)
   prove nothing; `filepath.IsLocal` and a parsed host in an allow-list do;
+- a Go `*http.Client` is an SSRF sink by its type, whatever the author names it;
 - a Go bluemonday policy counts by its type or its constructor, not a method named Sanitize;
 - a Go function named like a reader (`loadPage`) is not a file read;
 - JavaScript escaping libraries count through an import or a `const` require of their module,
@@ -96,6 +97,13 @@ func removeVerified(c *gin.Context) {
 		return
 	}
 	os.RemoveAll(filepath.Join("/srv/tmp", name))
+}
+
+var hc = &http.Client{Timeout: 5 * time.Second}
+
+func fetchTypedClient(w http.ResponseWriter, r *http.Request, c *http.Client) {
+	c.Get(r.FormValue("typed"))
+	hc.Head(r.FormValue("global"))
 }
 
 func removeLocal(c *gin.Context) {
@@ -465,6 +473,9 @@ def _line(file: str, marker: str) -> int:
          "go-path-traversal-request-path", Category.PATH_TRAVERSAL),
         ("checks.go", 'os.RemoveAll(filepath.Join("/srv/tmp", name))',
          "go-path-traversal-request-path", Category.PATH_TRAVERSAL),
+        # Go: an *http.Client known by its type, whatever its name
+        ("checks.go", 'c.Get(r.FormValue("typed"))', "go-ssrf-request-url", Category.SSRF),
+        ("checks.go", 'hc.Head(r.FormValue("global"))', "go-ssrf-request-url", Category.SSRF),
         # Go: markup through no sanitiser, or through a method named Sanitize of the author's type
         ("markup.go", 'r.FormValue("bare")', "go-xss-unescaped-html", Category.XSS),
         ("markup.go", 'lookalike.Sanitize(r.FormValue("own"))', "go-xss-unescaped-html",
