@@ -202,6 +202,12 @@ def _constraints(guard: Guard, model: SecurityModel) -> list[Node]:
     return [*wheres, checked]
 
 
+def _voids(guard: Guard) -> list[Node]:
+    """The code that voids a check when the checked value lies inside it, as exclusions of
+    the value (not of the guard's region, which starts at a declaration before them)."""
+    return [{"pattern-not-inside": f"{code}\n"} for code in guard.voided_by]
+
+
 def _either(patterns: list[str]) -> Node:
     if len(patterns) == 1:
         return {"pattern": patterns[0]}
@@ -257,6 +263,8 @@ def _go_entries(guards: Sequence[Guard], exits: Sequence[str]) -> list[Node]:
             {"metavariable-regex": {"metavariable": w.metavariable, "regex": w.regex}}
             for w in guard.where
         ]
+        if guard.declared:
+            wheres.insert(0, {"pattern-inside": f"{guard.declared}\n...\n"})
         return [{"patterns": [{"pattern-either": insides}, *wheres]}] if wheres else insides
 
     now: list[Node] = []
@@ -284,15 +292,16 @@ def _go_entries(guards: Sequence[Guard], exits: Sequence[str]) -> list[Node]:
             guard,
         )
     target: list[Node] = [{"pattern": first.target}] if first.target else []
+    # the guards of one group share their statement before, so what voids one voids all
+    voids = [void for guard in guards for void in _voids(guard)]
+    # semgrep-core applies no `pattern-not-inside` after a focus, so a voidable group takes
+    # the checked value as a pattern
+    value: Node = {"pattern": first.value} if voids else {"focus-metavariable": first.value}
     effect: Node = {
         "by-side-effect": True,
-        "patterns": [
-            {"pattern-either": now},
-            *target,
-            {"focus-metavariable": first.value},
-        ],
+        "patterns": [{"pattern-either": now}, *target, value, *voids],
     }
-    after: Node = {"patterns": [{"pattern-either": later}, {"pattern": first.value}]}
+    after: Node = {"patterns": [{"pattern-either": later}, {"pattern": first.value}, *voids]}
     comment = "\n".join(
         f"guard {g.name}: {g.note}" if g.note else f"guard {g.name}" for g in guards
     )
@@ -306,6 +315,8 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
         return _failing_if_entry(guard, model)
     if model.language == "go":
         return _go_entries([guard], [*model.exits, *exits])
+    if guard.voided_by or guard.declared:
+        raise SystemExit(f"guard {guard.name}: `voided_by` and `declared` are for Go only")
     checked = [guard.target] if guard.target else [guard.holds, *guard.fails]
     after: Node = {
         "by-side-effect": True,
@@ -409,9 +420,10 @@ def _sanitisers(model: SecurityModel, kind: str, exits: Sequence[str] = ()) -> l
     out.extend(shapes)
     if model.language == "go":
         # one pair of entries per value cleared and statement before (see _go_entries)
-        groups: dict[tuple[str, str, str], list[Guard]] = {}
+        groups: dict[tuple[str, str, str, tuple[str, ...]], list[Guard]] = {}
         for guard in model.guards_for(kind):
-            groups.setdefault((guard.value, guard.before, guard.target), []).append(guard)
+            key = (guard.value, guard.before, guard.target, guard.voided_by)
+            groups.setdefault(key, []).append(guard)
         for group in groups.values():
             out.extend(_go_entries(group, [*model.exits, *exits]))
         return out

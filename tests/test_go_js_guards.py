@@ -7,6 +7,8 @@ gate, each still reported:
 
 - Go checks named for what they prove (`isAllowedURL`, `isValidRedirect`, `validateFileName`)
   prove nothing; `filepath.IsLocal` and a parsed host in an allow-list do;
+- a Go allow-list counts only as a literal of constants the file declares and does not
+  write to, and a host only against a literal or a declared constant;
 - a Go `*http.Client` is an SSRF sink by its type, whatever the author names it;
 - a Go bluemonday policy counts by its type or its constructor, not a method named Sanitize;
 - a Go function named like a reader (`loadPage`) is not a file read;
@@ -14,7 +16,8 @@ gate, each still reported:
   not a bare `escape` or an object the file builds itself;
 - a JavaScript redirect check named `isSafeRedirect` proves nothing;
 - `code = clean(code)` before `eval` excuses nothing; a value named `safeHtml`, a bare
-  `sanitize()` or a home-made `DOMPurify` is no sanitised markup;
+  `sanitize()` or a home-made `DOMPurify` is no sanitised markup (a `const` holding imported
+  DOMPurify's output, directly or through React's `useMemo`, is);
 - Go's `template.URL(x)` after an `if` that calls something on `x`, or of `sanitize(x)`, is
   reported; a builder's column wrapped in the author's own `quote()` is SQL text;
 - a discarded error of `json.Marshal` is reported unless the value's static type is one the
@@ -436,8 +439,118 @@ export function setCleanMarkup(el, cleanMarkup) {
 }
 """
 
+ALLOW_GO = """\
+package proxy
+
+var allowedHosts = map[string]bool{"api.example.com": true}
+
+var hosts = []string{"a.example.com", "b.example.com"}
+
+var mirrors = []string{"m.example.com"}
+
+const apiHost = "api.example.com"
+
+func fetchListed(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("listed")
+	if !allowedHosts[target] {
+		return
+	}
+	http.Get(target)
+}
+
+func fetchSliced(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("sliced")
+	if !slices.Contains(hosts, target) {
+		return
+	}
+	http.Get(target)
+}
+
+func fetchConstHost(w http.ResponseWriter, r *http.Request) {
+	u, err := url.Parse(r.FormValue("const"))
+	if err != nil || u.Hostname() != apiHost {
+		return
+	}
+	http.Get(u.String())
+}
+
+func fetchRuntimeList(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("runtime")
+	allowed := map[string]bool{target: true}
+	if !allowed[target] {
+		return
+	}
+	http.Head(target)
+}
+
+func fetchWrittenList(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("written")
+	allowedHosts[target] = true
+	if !allowedHosts[target] {
+		return
+	}
+	http.Post(target, "text/plain", nil)
+}
+
+func fetchReassignedList(w http.ResponseWriter, r *http.Request) {
+	target := r.FormValue("reassigned")
+	mirrors = []string{target}
+	if !slices.Contains(mirrors, target) {
+		return
+	}
+	http.PostForm(target, nil)
+}
+
+func fetchVariableHost(w http.ResponseWriter, r *http.Request) {
+	want := r.FormValue("host")
+	u, err := url.Parse(r.FormValue("variable"))
+	if err != nil || u.Host != want {
+		return
+	}
+	http.NewRequest("GET", u.String(), nil)
+}
+"""
+
+BANNER_TSX = """\
+import DOMPurify from "dompurify";
+import React, { useMemo } from "react";
+
+export function Notes({ notesHtml }) {
+  const purified = useMemo(() => DOMPurify.sanitize(notesHtml), [notesHtml]);
+  return <div dangerouslySetInnerHTML={{ __html: purified }} />;
+}
+
+export function Direct({ notesHtml }) {
+  const direct = DOMPurify.sanitize(notesHtml);
+  return <div dangerouslySetInnerHTML={{ __html: direct }} />;
+}
+
+export function Memoised({ notesHtml }) {
+  const cleanHtml = useMemo(() => notesHtml, [notesHtml]);
+  return <div dangerouslySetInnerHTML={{ __html: cleanHtml }} />;
+}
+
+export function Rebound({ notesHtml }) {
+  let sanitized = DOMPurify.sanitize(notesHtml);
+  sanitized = notesHtml;
+  return <div dangerouslySetInnerHTML={{ __html: sanitized }} />;
+}
+"""
+
+OWN_MEMO_TSX = """\
+import DOMPurify from "dompurify";
+import { useMemo as memo } from "react";
+const useMemo = (make, deps) => window.name;
+
+export function Notes({ notesHtml }) {
+  const safeHtml = useMemo(() => DOMPurify.sanitize(notesHtml), [notesHtml]);
+  return <div dangerouslySetInnerHTML={{ __html: safeHtml }} />;
+}
+"""
+
 SOURCES = {
     "checks.go": CHECKS_GO,
+    "allow.go": ALLOW_GO,
     "markup.go": MARKUP_GO,
     "enc.go": JSON_GO,
     "escapes.js": ESCAPES_JS,
@@ -446,6 +559,8 @@ SOURCES = {
     "redirect.js": REDIRECT_JS,
     "run.js": EVAL_JS,
     "Markup.jsx": MARKUP_JSX,
+    "Banner.tsx": BANNER_TSX,
+    "OwnMemo.tsx": OWN_MEMO_TSX,
 }
 
 
@@ -473,6 +588,14 @@ def _line(file: str, marker: str) -> int:
          "go-path-traversal-request-path", Category.PATH_TRAVERSAL),
         ("checks.go", 'os.RemoveAll(filepath.Join("/srv/tmp", name))',
          "go-path-traversal-request-path", Category.PATH_TRAVERSAL),
+        # Go: an allow-list built at run time, written to or reassigned before the check, or a
+        # host compared with a variable, proves nothing
+        ("allow.go", "http.Head(target)", "go-ssrf-request-url", Category.SSRF),
+        ("allow.go", 'http.Post(target, "text/plain", nil)', "go-ssrf-request-url",
+         Category.SSRF),
+        ("allow.go", "http.PostForm(target, nil)", "go-ssrf-request-url", Category.SSRF),
+        ("allow.go", 'http.NewRequest("GET", u.String(), nil)', "go-ssrf-request-url",
+         Category.SSRF),
         # Go: an *http.Client known by its type, whatever its name
         ("checks.go", 'c.Get(r.FormValue("typed"))', "go-ssrf-request-url", Category.SSRF),
         ("checks.go", 'hc.Head(r.FormValue("global"))', "go-ssrf-request-url", Category.SSRF),
@@ -526,6 +649,11 @@ def _line(file: str, marker: str) -> int:
         ("Markup.jsx", "__html: sanitize(body)", "js-xss-raw-html-sink", Category.XSS),
         ("Markup.jsx", "__html: purifier.sanitize(body)", "js-xss-raw-html-sink", Category.XSS),
         ("Markup.jsx", "el.innerHTML = cleanMarkup", "js-xss-raw-html-sink", Category.XSS),
+        # a const named clean that holds the raw value, a sanitised value rebound, and the
+        # file's own useMemo beside React's imported under another name
+        ("Banner.tsx", "__html: cleanHtml", "js-xss-raw-html-sink", Category.XSS),
+        ("Banner.tsx", "__html: sanitized", "js-xss-raw-html-sink", Category.XSS),
+        ("OwnMemo.tsx", "__html: safeHtml", "js-xss-raw-html-sink", Category.XSS),
     ],
 )  # fmt: skip
 def test_a_name_proves_nothing(
@@ -540,6 +668,9 @@ def test_a_name_proves_nothing(
         # Go: real checks and real sanitisers
         ("checks.go", "http.Head(u.String())"),
         ("checks.go", 'os.Remove(filepath.Join("/srv/local", name))'),
+        ("allow.go", "http.Get(target)\n}\n\nfunc fetchSliced"),
+        ("allow.go", "http.Get(target)\n}\n\nfunc fetchConstHost"),
+        ("allow.go", "http.Get(u.String())\n}\n\nfunc fetchRuntimeList"),
         ("markup.go", 'p.Sanitize(r.FormValue("typed"))'),
         ("markup.go", 'ugc.Sanitize(r.FormValue("ugc"))'),
         ("markup.go", 'strict.Sanitize(r.FormValue("strict"))'),
@@ -555,6 +686,8 @@ def test_a_name_proves_nothing(
         ("plain.ts", "escape(req.query.name)"),
         ("redirect.js", "res.redirect(target);"),
         ("Markup.jsx", "DOMPurify.sanitize(body)"),
+        ("Banner.tsx", "__html: purified"),
+        ("Banner.tsx", "__html: direct"),
     ],
 )  # fmt: skip
 def test_a_real_check_or_library_stays_quiet(

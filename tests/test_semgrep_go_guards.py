@@ -399,6 +399,8 @@ func winRun(line string) error {
 LOOKALIKES_GO = """\
 package lookalikes
 
+var allowedHosts = map[string]bool{"api.example.com": true}
+
 func fetchScheme(w http.ResponseWriter, r *http.Request) {
 	target := r.FormValue("url")
 	u, err := url.Parse(target)

@@ -106,6 +106,14 @@ class Guard(Frozen):
     where: tuple[Where, ...] = ()
     # calls that return an error when the check fails (Go: `if err := check(x); err != nil`)
     errors: tuple[str, ...] = ()
+    # a declaration of the file the check relies on (Go: `var $SET = $INIT`, an allow-list
+    # declared as a literal); matched apart from the check, since a region that starts at
+    # the file's top level runs on past the end of the checking function
+    declared: str = ""
+    # code that voids the check when the checked value lies inside it (Semgrep's
+    # `pattern-not-inside`): a write into the allow-list it reads (`allowed[target] = true`
+    # and the statements after it)
+    voided_by: tuple[str, ...] = ()
     # the metavariable of the value the check clears, `$X` unless it is the parsed value
     value: str = "$X"
     # Clean only in the statements after the failing ``if``, not by side effect: for a value
