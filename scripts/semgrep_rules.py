@@ -231,15 +231,21 @@ def _failing_if_entry(guard: Guard, model: SecurityModel) -> list[Node]:
         for w in guard.where
     ]
     exit_: Node = {"metavariable-regex": {"metavariable": "$EXIT", "regex": model.exit_regex}}
-    patterns: list[Node] = [{"pattern-either": insides}, *wheres, exit_]
+    declared: list[Node] = (
+        [{"pattern-inside": f"{guard.declared}\n...\n"}] if guard.declared else []
+    )
+    patterns: list[Node] = [*declared, {"pattern-either": insides}, *wheres, exit_]
     if guard.target:
         patterns.append({"pattern": guard.target})
     entry: dict[str, Node] = {}
+    voids = _voids(guard)
     if guard.uses_after:
         patterns.append({"pattern": "$X"})
     else:
         entry["by-side-effect"] = True
-        patterns.append({"focus-metavariable": "$X"})
+        # semgrep-core applies no `pattern-not-inside` after a focus (see _go_entries)
+        patterns.append({"pattern": "$X"} if voids else {"focus-metavariable": "$X"})
+    patterns += voids
     entry["patterns"] = patterns
     note = f": {guard.note}" if guard.note else ""
     return [Commented(f"guard {guard.name}{note}", entry)]
@@ -316,7 +322,7 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
     if model.language == "go":
         return _go_entries([guard], [*model.exits, *exits])
     if guard.voided_by or guard.declared:
-        raise SystemExit(f"guard {guard.name}: `voided_by` and `declared` are for Go only")
+        raise SystemExit(f"guard {guard.name}: `voided_by` and `declared` are not for Python")
     checked = [guard.target] if guard.target else [guard.holds, *guard.fails]
     after: Node = {
         "by-side-effect": True,

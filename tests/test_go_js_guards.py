@@ -7,8 +7,8 @@ gate, each still reported:
 
 - Go checks named for what they prove (`isAllowedURL`, `isValidRedirect`, `validateFileName`)
   prove nothing; `filepath.IsLocal` and a parsed host in an allow-list do;
-- a Go allow-list counts only as a literal of constants the file declares and does not
-  write to, and a host only against a literal or a declared constant;
+- a Go or JavaScript allow-list counts only as a literal of constants the file declares and
+  does not write to, and a host only against a literal or a declared constant;
 - a Go `*http.Client` is an SSRF sink by its type, whatever the author names it;
 - a Go bluemonday policy counts by its type or its constructor, not a method named Sanitize;
 - a Go function named like a reader (`loadPage`) is not a file read;
@@ -548,9 +548,90 @@ export function Notes({ notesHtml }) {
 }
 """
 
+ALLOW_JS = """\
+const express = require("express");
+const axios = require("axios");
+const ALLOWED = ["https://api.example.com/v1", "https://api.example.com/v2"];
+const HOSTS = new Set(["api.example.com"]);
+const API_HOST = "api.example.com";
+const app = express();
+
+app.get("/listed", async (req, res) => {
+  const target1 = req.query.url;
+  if (!ALLOWED.includes(target1)) {
+    return res.status(400).end();
+  }
+  await axios.get(target1);
+});
+
+app.get("/host-set", async (req, res) => {
+  const target2 = req.query.url;
+  const u = new URL(target2);
+  if (!HOSTS.has(u.hostname)) {
+    return res.status(400).end();
+  }
+  await axios.get(target2);
+});
+
+app.get("/host-const", async (req, res) => {
+  const target3 = req.query.url;
+  const u = new URL(target3);
+  if (u.hostname !== API_HOST) {
+    return res.status(400).end();
+  }
+  await axios.get(target3);
+});
+
+app.get("/runtime", async (req, res) => {
+  const target4 = req.query.url;
+  const allowed = [target4];
+  if (!allowed.includes(target4)) {
+    return res.status(400).end();
+  }
+  await axios.get(target4);
+});
+
+app.get("/pushed", async (req, res) => {
+  const target5 = req.query.url;
+  ALLOWED.push(target5);
+  if (!ALLOWED.includes(target5)) {
+    return res.status(400).end();
+  }
+  await axios.get(target5);
+});
+
+app.get("/substring", async (req, res) => {
+  const target6 = req.query.url;
+  const prefix = "https://api.example.com/";
+  if (!prefix.includes(target6)) {
+    return res.status(400).end();
+  }
+  await axios.get(target6);
+});
+
+app.get("/var-host", async (req, res) => {
+  const target7 = req.query.url;
+  const want = req.query.host;
+  const u = new URL(target7);
+  if (u.hostname !== want) {
+    return res.status(400).end();
+  }
+  await axios.get(target7);
+});
+
+app.get("/inline", async (req, res) => {
+  const target8 = req.query.url;
+  if (!HOSTS.has(new URL(target8).hostname)) {
+    throw new Error("no");
+  }
+  await axios.get(target8);
+});
+"""
+
 SOURCES = {
     "checks.go": CHECKS_GO,
     "allow.go": ALLOW_GO,
+    "allow.js": ALLOW_JS,
     "markup.go": MARKUP_GO,
     "enc.go": JSON_GO,
     "escapes.js": ESCAPES_JS,
@@ -596,6 +677,12 @@ def _line(file: str, marker: str) -> int:
         ("allow.go", "http.PostForm(target, nil)", "go-ssrf-request-url", Category.SSRF),
         ("allow.go", 'http.NewRequest("GET", u.String(), nil)', "go-ssrf-request-url",
          Category.SSRF),
+        # JavaScript: the same for a collection built at run time, added to, a string's
+        # substring test, and a host compared with a variable
+        ("allow.js", "axios.get(target4)", "js-ssrf-request-url", Category.SSRF),
+        ("allow.js", "axios.get(target5)", "js-ssrf-request-url", Category.SSRF),
+        ("allow.js", "axios.get(target6)", "js-ssrf-request-url", Category.SSRF),
+        ("allow.js", "axios.get(target7)", "js-ssrf-request-url", Category.SSRF),
         # Go: an *http.Client known by its type, whatever its name
         ("checks.go", 'c.Get(r.FormValue("typed"))', "go-ssrf-request-url", Category.SSRF),
         ("checks.go", 'hc.Head(r.FormValue("global"))', "go-ssrf-request-url", Category.SSRF),
@@ -671,6 +758,10 @@ def test_a_name_proves_nothing(
         ("allow.go", "http.Get(target)\n}\n\nfunc fetchSliced"),
         ("allow.go", "http.Get(target)\n}\n\nfunc fetchConstHost"),
         ("allow.go", "http.Get(u.String())\n}\n\nfunc fetchRuntimeList"),
+        ("allow.js", "axios.get(target1)"),
+        ("allow.js", "axios.get(target2)"),
+        ("allow.js", "axios.get(target3)"),
+        ("allow.js", "axios.get(target8)"),
         ("markup.go", 'p.Sanitize(r.FormValue("typed"))'),
         ("markup.go", 'ugc.Sanitize(r.FormValue("ugc"))'),
         ("markup.go", 'strict.Sanitize(r.FormValue("strict"))'),

@@ -19,6 +19,7 @@ const fs = require("fs");
 const fse = require("fs-extra");
 const axios = require("axios");
 const he = require("he");
+const ALLOWED_HOSTS = ["api.example.com"];
 
 app.get("/file", (req, res) => {
   res.sendFile(path.join(__dirname, "public", req.query.name));
@@ -144,6 +145,8 @@ function showDialogSafe(message) {
 """
 
 LOOKALIKES_JS = """\
+const ALLOWED_HOSTS = new Set(["api.example.com"]);
+
 app.get("/fetch-scheme", async (req, res) => {
   const url = req.query.url;
   if (!/^https?:\\/\\//.test(url)) {
