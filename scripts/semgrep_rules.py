@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "src"))  # the checkout's code_guard, not an insta
 
 from code_guard.knowledge.security import (  # noqa: E402
     Guard,
+    Import,
     SecurityModel,
     TaintRule,
     load_model,
@@ -201,6 +202,12 @@ def _constraints(guard: Guard, model: SecurityModel) -> list[Node]:
     return [*wheres, checked]
 
 
+def _voids(guard: Guard) -> list[Node]:
+    """The code that voids a check when the checked value lies inside it, as exclusions of
+    the value (not of the guard's region, which starts at a declaration before them)."""
+    return [{"pattern-not-inside": f"{code}\n"} for code in guard.voided_by]
+
+
 def _either(patterns: list[str]) -> Node:
     if len(patterns) == 1:
         return {"pattern": patterns[0]}
@@ -224,15 +231,21 @@ def _failing_if_entry(guard: Guard, model: SecurityModel) -> list[Node]:
         for w in guard.where
     ]
     exit_: Node = {"metavariable-regex": {"metavariable": "$EXIT", "regex": model.exit_regex}}
-    patterns: list[Node] = [{"pattern-either": insides}, *wheres, exit_]
+    declared: list[Node] = (
+        [{"pattern-inside": f"{guard.declared}\n...\n"}] if guard.declared else []
+    )
+    patterns: list[Node] = [*declared, {"pattern-either": insides}, *wheres, exit_]
     if guard.target:
         patterns.append({"pattern": guard.target})
     entry: dict[str, Node] = {}
+    voids = _voids(guard)
     if guard.uses_after:
         patterns.append({"pattern": "$X"})
     else:
         entry["by-side-effect"] = True
-        patterns.append({"focus-metavariable": "$X"})
+        # semgrep-core applies no `pattern-not-inside` after a focus (see _go_entries)
+        patterns.append({"pattern": "$X"} if voids else {"focus-metavariable": "$X"})
+    patterns += voids
     entry["patterns"] = patterns
     note = f": {guard.note}" if guard.note else ""
     return [Commented(f"guard {guard.name}{note}", entry)]
@@ -256,6 +269,8 @@ def _go_entries(guards: Sequence[Guard], exits: Sequence[str]) -> list[Node]:
             {"metavariable-regex": {"metavariable": w.metavariable, "regex": w.regex}}
             for w in guard.where
         ]
+        if guard.declared:
+            wheres.insert(0, {"pattern-inside": f"{guard.declared}\n...\n"})
         return [{"patterns": [{"pattern-either": insides}, *wheres]}] if wheres else insides
 
     now: list[Node] = []
@@ -283,15 +298,16 @@ def _go_entries(guards: Sequence[Guard], exits: Sequence[str]) -> list[Node]:
             guard,
         )
     target: list[Node] = [{"pattern": first.target}] if first.target else []
+    # the guards of one group share their statement before, so what voids one voids all
+    voids = [void for guard in guards for void in _voids(guard)]
+    # semgrep-core applies no `pattern-not-inside` after a focus, so a voidable group takes
+    # the checked value as a pattern
+    value: Node = {"pattern": first.value} if voids else {"focus-metavariable": first.value}
     effect: Node = {
         "by-side-effect": True,
-        "patterns": [
-            {"pattern-either": now},
-            *target,
-            {"focus-metavariable": first.value},
-        ],
+        "patterns": [{"pattern-either": now}, *target, value, *voids],
     }
-    after: Node = {"patterns": [{"pattern-either": later}, {"pattern": first.value}]}
+    after: Node = {"patterns": [{"pattern-either": later}, {"pattern": first.value}, *voids]}
     comment = "\n".join(
         f"guard {g.name}: {g.note}" if g.note else f"guard {g.name}" for g in guards
     )
@@ -305,6 +321,8 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
         return _failing_if_entry(guard, model)
     if model.language == "go":
         return _go_entries([guard], [*model.exits, *exits])
+    if guard.voided_by or guard.declared:
+        raise SystemExit(f"guard {guard.name}: `voided_by` and `declared` are not for Python")
     checked = [guard.target] if guard.target else [guard.holds, *guard.fails]
     after: Node = {
         "by-side-effect": True,
@@ -328,6 +346,63 @@ def guard_entries(guard: Guard, model: SecurityModel, exits: Sequence[str] = ())
     return [Commented(f"guard {guard.name}{note}", after), within]
 
 
+# --- imported sanitisers (JavaScript) --------------------------------------------------------
+
+
+def _bound(insides: list[str], call: str, not_inside: str = "") -> Node:
+    """``call`` where one of ``insides`` (an import or a ``const`` require) binds its name; an
+    import binding and a ``const`` cannot be rebound, so the name stays the module's."""
+    patterns: list[Node] = [
+        {"pattern-either": [{"pattern-inside": f"{inside}\n...\n"} for inside in insides]},
+        {"pattern": call},
+    ]
+    if not_inside:
+        patterns.append({"pattern-not-inside": not_inside})
+    return {"patterns": patterns}
+
+
+def import_entries(imported: Import) -> list[Node]:
+    """The calls of an imported library function, each through a binding of its module."""
+    module = imported.module
+    if not imported.members:
+        return [
+            _bound([f'import $F from "{module}";', f'const $F = require("{module}");'], "$F(...)"),
+            {"pattern": f'require("{module}")(...)'},
+        ]
+    out: list[Node] = []
+    for member in imported.members:
+        # the module object's property can be replaced (`_.escape = (s) => s`); a binding cannot
+        replaced = f"$M.{member} = $V;\n...\n"
+        out += [
+            _bound(
+                [
+                    f'import $M from "{module}";',
+                    f'import * as $M from "{module}";',
+                    f'const $M = require("{module}");',
+                ],
+                f"$M.{member}(...)",
+                replaced,
+            ),
+            # (a `const { m: $F }` pattern matches `const { m }` as well)
+            _bound(
+                [
+                    f'import {{ {member} as $F }} from "{module}";',
+                    f'const {{ {member}: $F }} = require("{module}");',
+                ],
+                "$F(...)",
+            ),
+            # Semgrep takes `import { m }` to match `import { m as other }` too, which would
+            # leave a function `m` of the file's own trusted; the aliased form is ruled out
+            _bound(
+                [f'import {{ {member} }} from "{module}";'],
+                f"{member}(...)",
+                f'import {{ {member} as $A }} from "{module}";\n...\n',
+            ),
+            {"pattern": f'require("{module}").{member}(...)'},
+        ]
+    return out
+
+
 # --- rules -----------------------------------------------------------------------------------
 
 
@@ -336,6 +411,13 @@ def _sanitisers(model: SecurityModel, kind: str, exits: Sequence[str] = ()) -> l
     shapes: list[Node] = []
     for sanitiser in model.sanitisers_for(kind):
         calls.extend({"pattern": f"{call}(...)"} for call in sanitiser.calls)
+        if sanitiser.imports and model.language != "javascript":
+            raise SystemExit(f"sanitiser {sanitiser.name}: `imports` is for JavaScript only")
+        shapes.extend(
+            Commented(f"sanitiser {sanitiser.name}: {imported.module}", entry)
+            for imported in sanitiser.imports
+            for entry in [{"pattern-either": import_entries(imported)}]
+        )
         shapes.extend(Commented(f"sanitiser {sanitiser.name}", e) for e in sanitiser.semgrep)
     names = ", ".join(s.name for s in model.sanitisers_for(kind) if s.calls)
     out: list[Node] = []
@@ -344,9 +426,10 @@ def _sanitisers(model: SecurityModel, kind: str, exits: Sequence[str] = ()) -> l
     out.extend(shapes)
     if model.language == "go":
         # one pair of entries per value cleared and statement before (see _go_entries)
-        groups: dict[tuple[str, str, str], list[Guard]] = {}
+        groups: dict[tuple[str, str, str, tuple[str, ...]], list[Guard]] = {}
         for guard in model.guards_for(kind):
-            groups.setdefault((guard.value, guard.before, guard.target), []).append(guard)
+            key = (guard.value, guard.before, guard.target, guard.voided_by)
+            groups.setdefault(key, []).append(guard)
         for group in groups.values():
             out.extend(_go_entries(group, [*model.exits, *exits]))
         return out

@@ -221,7 +221,8 @@ def test_every_javascript_guard_requires_a_leaving_branch() -> None:
     for rule in generated:
         for entry in rule.get("pattern-sanitizers", []):
             text = yaml.safe_dump(entry, width=10_000)
-            if "pattern-inside" not in text:
+            # a sanitiser bound by an import or a require is no guard: it has no `if`
+            if "pattern-inside" not in text or "if (" not in text:
                 continue
             assert "$EXIT" in text, rule["id"]
             assert model.exit_regex in _regexes(entry), rule["id"]
@@ -271,7 +272,8 @@ def test_every_go_guard_requires_a_leaving_branch() -> None:
     for rule in generated:
         exits = [*model.exits, *next(r.exits for r in model.rules if r.id == rule["id"])]
         for entry in rule.get("pattern-sanitizers", []):
-            insides = _insides(entry)
+            # a sanitiser bound by its constructor (a bluemonday policy) is no guard: no `if`
+            insides = [i for i in _insides(entry) if "if " in i]
             for inside in insides:
                 last = inside.rstrip("\n").removesuffix("\n...").rstrip("\n").split("\n")
                 assert last[-1] == "}" and last[-2].strip() in exits, (rule["id"], inside)

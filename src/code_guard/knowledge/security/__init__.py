@@ -5,6 +5,7 @@ and where it does harm. The Semgrep taint rules are generated from it
 
 from code_guard.knowledge.security.model import (
     Guard,
+    Import,
     Propagator,
     Sanitiser,
     SecurityModel,
@@ -16,6 +17,7 @@ from code_guard.knowledge.security.model import (
 
 __all__ = [
     "Guard",
+    "Import",
     "Propagator",
     "Sanitiser",
     "SecurityModel",

@@ -97,6 +97,16 @@ class Propagator(Frozen):
     kinds: tuple[str, ...] = ()
 
 
+class Import(Frozen):
+    """A library function known by the module it is imported from, not by the name it is bound
+    to: the pull request can bind any name (``const escape = (s) => s``), never an import of
+    the real module to its own code."""
+
+    module: str
+    # the module's exports that sanitise; empty when the module's export is the function itself
+    members: tuple[str, ...] = ()
+
+
 class Sanitiser(Frozen):
     """A call whose result is safe for the kinds it neutralises, whatever went in."""
 
@@ -105,12 +115,15 @@ class Sanitiser(Frozen):
     neutralises: tuple[str, ...]
     # dotted names of library functions, matched as calls (Semgrep resolves imports)
     calls: tuple[str, ...] = ()
+    # JavaScript: library functions matched only through an import or a `const` require of
+    # their module (a bare name or an object of the same name proves nothing)
+    imports: tuple[Import, ...] = ()
     # other shapes, as Semgrep patterns
     semgrep: tuple[SemgrepEntry, ...] = ()
 
     @model_validator(mode="after")
     def _has_a_shape(self) -> Sanitiser:
-        if not self.calls and not self.semgrep:
+        if not self.calls and not self.semgrep and not self.imports:
             raise ValueError(f"sanitiser {self.name!r} has neither calls nor semgrep patterns")
         return self
 
@@ -145,6 +158,14 @@ class Guard(Frozen):
     where: tuple[Where, ...] = ()
     # calls that return an error when the check fails (Go: `if err := check(x); err != nil`)
     errors: tuple[str, ...] = ()
+    # a declaration of the file the check relies on (Go: `var $SET = $INIT`, an allow-list
+    # declared as a literal); matched apart from the check, since a region that starts at
+    # the file's top level runs on past the end of the checking function
+    declared: str = ""
+    # code that voids the check when the checked value lies inside it (Semgrep's
+    # `pattern-not-inside`): a write into the allow-list it reads (`allowed[target] = true`
+    # and the statements after it)
+    voided_by: tuple[str, ...] = ()
     # the metavariable of the value the check clears, `$X` unless it is the parsed value
     value: str = "$X"
     # Clean only in the statements after the failing ``if``, not by side effect: for a value

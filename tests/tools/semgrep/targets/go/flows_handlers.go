@@ -110,6 +110,7 @@ func callback(w http.ResponseWriter, r *http.Request) {
 	if !isValidRedirect(target) {
 		target = "/"
 	}
-	// ok: go-command-injection-request-taint, go-insecure-config-cors, go-open-redirect-request-url, go-path-traversal-request-path, go-sql-injection-request-taint, go-ssrf-request-url, go-xss-unescaped-html
+	// ruleid: go-open-redirect-request-url
+	// ok: go-command-injection-request-taint, go-insecure-config-cors, go-path-traversal-request-path, go-sql-injection-request-taint, go-ssrf-request-url, go-xss-unescaped-html
 	http.Redirect(w, r, target, http.StatusFound)
 }

@@ -36,7 +36,8 @@ func checkedURL(raw string) template.URL {
 		// ok: go-hardcoded-secret-flag-default, go-open-redirect-request-url, go-sql-injection-formatted-query, go-weak-crypto-math-rand-secret, go-xss-template-trusted-type
 		return template.URL("#")
 	}
-	// ok: go-hardcoded-secret-flag-default, go-open-redirect-request-url, go-sql-injection-formatted-query, go-weak-crypto-math-rand-secret, go-xss-template-trusted-type
+	// ruleid: go-xss-template-trusted-type
+	// ok: go-hardcoded-secret-flag-default, go-open-redirect-request-url, go-sql-injection-formatted-query, go-weak-crypto-math-rand-secret
 	return template.URL(raw)
 }
 

@@ -81,7 +81,7 @@ func removeChecked(c *gin.Context) {
 	if err := validateFileName(name); err != nil {
 		return
 	}
-	// ok: go-path-traversal-request-path
+	// ruleid: go-path-traversal-request-path
 	os.Remove(filepath.Join("/srv/up", name))
 }
 
@@ -92,6 +92,7 @@ func readDoc(name string) ([]byte, error) {
 func serveDoc(w http.ResponseWriter, r *http.Request) {
 	// ruleid: go-path-traversal-request-path
 	data, _ := readDoc(r.FormValue("doc"))
+	// ruleid: go-xss-unescaped-html
 	// ok: go-path-traversal-request-path
 	w.Write(data)
 }
@@ -103,6 +104,7 @@ func serveDocChecked(w http.ResponseWriter, r *http.Request) {
 	}
 	// ok: go-path-traversal-request-path
 	data, _ := readDoc(doc)
+	// ruleid: go-xss-unescaped-html
 	w.Write(data)
 }
 

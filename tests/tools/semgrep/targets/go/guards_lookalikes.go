@@ -91,7 +91,8 @@ func fetchHostListed(w http.ResponseWriter, r *http.Request) {
 	if err != nil || !allowedHosts[u.Hostname()] {
 		return
 	}
-	// ok: go-open-redirect-request-url, go-path-traversal-request-path, go-ssrf-request-url
+	// ruleid: go-ssrf-request-url
+	// ok: go-open-redirect-request-url, go-path-traversal-request-path
 	resp, _ := http.Get(u.String())
 	_ = resp
 }

@@ -62,7 +62,8 @@ func fetchAllowed(w http.ResponseWriter, r *http.Request) {
 	if !isAllowedURL(target) {
 		return
 	}
-	// ok: go-open-redirect-request-url, go-ssrf-request-url, go-xss-unescaped-html
+	// ruleid: go-ssrf-request-url
+	// ok: go-open-redirect-request-url, go-xss-unescaped-html
 	resp, _ := http.Post(target, "application/json", nil)
 	_ = resp
 }

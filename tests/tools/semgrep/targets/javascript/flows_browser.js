@@ -46,7 +46,8 @@ function showTab() {
 
 function showTabSafely() {
   const tab = decodeURIComponent(location.hash.slice(1));
-  // ok: js-open-redirect-dom-source, js-xss-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
+  // ruleid: js-xss-dom-source
+  // ok: js-open-redirect-dom-source, js-xss-html-template-property, js-xss-jquery-html-string, js-xss-url-attribute-unchecked
   $("#title").html(DOMPurify.sanitize(tab));
 }
 

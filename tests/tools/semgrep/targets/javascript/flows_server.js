@@ -10,7 +10,8 @@ function deserialize(str) {
 
 function deserializeChecked(str, unsafe) {
   if (!unsafe) str = sanitize(str);
-  // ok: js-code-injection-eval, js-insecure-deserialization-eval
+  // ruleid: js-insecure-deserialization-eval
+  // ok: js-code-injection-eval
   return new Function("return " + str)();
 }
 

@@ -118,7 +118,8 @@ app.get("/fetch-host-list", async (req, res) => {
   if (!ALLOWED_HOSTS.has(new URL(target).hostname)) {
     throw new Error("host not allowed");
   }
-  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-ssrf-request-url, js-xss-html-from-input
+  // ruleid: js-ssrf-request-url
+  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-xss-html-from-input
   const r = await http.request(target);
   res.json(r.body);
 });

@@ -54,7 +54,8 @@ app.get("/hello", (req, res) => {
 });
 
 app.get("/hello-escaped", (req, res) => {
-  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-ssrf-request-url, js-xss-html-from-input
+  // ruleid: js-xss-html-from-input
+  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-ssrf-request-url
   res.end("<h1>Hello " + he.encode(req.query.name) + "</h1>");
 });
 
@@ -85,7 +86,8 @@ app.get("/proxy-allowed", async (req, res) => {
   if (!ALLOWED_HOSTS.includes(host)) {
     return res.status(400).end();
   }
-  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-ssrf-request-url, js-xss-html-from-input
+  // ruleid: js-ssrf-request-url
+  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-xss-html-from-input
   const r = await got(host);
   res.json(r.body);
 });
@@ -106,7 +108,8 @@ app.get("/go-checked", (req, res) => {
   if (!isAllowedRedirect(next)) {
     return res.redirect("/");
   }
-  // ok: js-open-redirect-request-url, js-path-traversal-request-path, js-ssrf-request-url, js-xss-html-from-input
+  // ruleid: js-open-redirect-request-url
+  // ok: js-path-traversal-request-path, js-ssrf-request-url, js-xss-html-from-input
   res.redirect(next);
 });
 
