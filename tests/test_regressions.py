@@ -534,8 +534,11 @@ def test_a_regression_finding_carries_the_base_line_of_the_removed_protection() 
     (deleted,) = _reviewed("store/open.go", GO_GUARD, head)
     assert deleted.line_start == _line_of(head, "os.Open(p)")
     assert deleted.removed_at == _line_of(GO_GUARD, "strings.HasPrefix(p, base")
+    # The removed line itself goes with it: the model pass quotes it, and JSON shows it.
+    assert deleted.removed_line == guard.strip()
     # A replaced safe call: reported on the added line, with the removed one's base line.
     head = YAML_SAFE.replace("yaml.safe_load(stream)", "yaml.load(stream, Loader=yaml.Loader)")
     (replaced,) = _reviewed("app/settings.py", YAML_SAFE, head)
     assert replaced.line_start == _line_of(head, "yaml.load(")
     assert replaced.removed_at == _line_of(YAML_SAFE, "yaml.safe_load(stream)")
+    assert replaced.removed_line is not None and "yaml.safe_load(stream)" in replaced.removed_line

@@ -19,6 +19,7 @@ class Regression:
 
     line: int
     base_line: int
+    removed: str  # the removed line that held the protection, as the base had it
     protection: str  # the catalogue id, or GENERIC_ID
     category: Category
     strong: bool
@@ -129,6 +130,7 @@ def make(
     return Regression(
         line=target.new_number,
         base_line=removed.old_number,
+        removed=removed.text.strip(),
         protection=entry_id,
         category=category,
         strong=strong,

@@ -40,6 +40,7 @@ class RegressionTool(ChangeTool):
                     end_line=found.line,
                     message=f"{found.title}\n{found.detail}",
                     tool_severity="HIGH" if found.strong else "LOW",
+                    removed_line=found.removed,
                     removed_at=found.base_line,
                     on_unchanged_line=found.unchanged,
                     silenced=found.silenced,
