@@ -298,7 +298,8 @@ def measure(name: str, pr: PullRequest, repeat: int, src: Path) -> None:
         python = sorted(p for p in pr.files if p.endswith(".py"))
         bandit = [sys.executable, "-m", "bandit", "-q", "-f", "json", "-o",
                   str(Path(tmp) / "bandit.json"), *python]  # fmt: skip
-        timed(review, checkout, src)  # the OS file cache, for both
+        if repeat > 1:
+            timed(review, checkout, src)  # the OS file cache, for both
         ours, theirs = [], []
         for _ in range(repeat):
             ours.append(timed(review, checkout, src))
@@ -325,6 +326,11 @@ def measure(name: str, pr: PullRequest, repeat: int, src: Path) -> None:
         f"{len(answer.get('findings') or [])} findings",
         flush=True,
     )
+    reasons = answer.get("outcome_reasons") or []
+    for reason in reasons[:3]:
+        print(f"  {reason}")
+    if len(reasons) > 3:
+        print(f"  ... {len(reasons) - 3} more")
 
 
 def main() -> None:
