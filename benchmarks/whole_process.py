@@ -287,8 +287,9 @@ def timed(argv: list[str], cwd: Path, src: Path) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
 
 
-def measure(name: str, pr: PullRequest, repeat: int, src: Path) -> None:
-    """Review ``pr`` ``repeat`` times alternating with Bandit, and print the medians."""
+def measure(name: str, pr: PullRequest, repeat: int, trees: list[Path]) -> None:
+    """Review ``pr`` ``repeat`` times with each tree in turn, alternating with Bandit, and
+    print the medians, per tree."""
     with tempfile.TemporaryDirectory(prefix=f"whole-{name}-") as tmp:
         diff = pr.write(Path(tmp))
         checkout = Path(tmp) / "checkout"
@@ -299,26 +300,32 @@ def measure(name: str, pr: PullRequest, repeat: int, src: Path) -> None:
         bandit = [sys.executable, "-m", "bandit", "-q", "-f", "json", "-o",
                   str(Path(tmp) / "bandit.json"), *python]  # fmt: skip
         if repeat > 1:
-            timed(review, checkout, src)  # the OS file cache, for both
-        ours, theirs = [], []
+            for src in trees:
+                timed(review, checkout, src)  # the OS file cache, for all
+        ours: dict[Path, list[Run]] = {src: [] for src in trees}
+        theirs = []
         for _ in range(repeat):
-            ours.append(timed(review, checkout, src))
+            for src in trees:
+                ours[src].append(timed(review, checkout, src))
             if python:
-                theirs.append(timed(bandit, checkout, src))
+                theirs.append(timed(bandit, checkout, trees[0]))
         answer = json.loads((Path(tmp) / "review.json").read_text(encoding="utf-8"))
-    wall = statistics.median(r.wall for r in ours)
-    cpu = statistics.median(r.cpu for r in ours)
-    peak = max(r.peak_mib for r in ours)
-    line = (
-        f"{name}: {len(pr.files):,} files, {pr.lines():,} lines: {wall:.2f} s "
-        f"({cpu:.2f} s CPU), peak {peak:.0f} MiB; runs {', '.join(f'{r.wall:.2f}' for r in ours)}"
-    )
-    if theirs:
-        alone = statistics.median(r.wall for r in theirs)
-        line += (
-            f"; Bandit alone {alone:.2f} s on the {len(python)} Python files, x{wall / alone:.2f}"
+    for src, runs in ours.items():
+        wall = statistics.median(r.wall for r in runs)
+        cpu = statistics.median(r.cpu for r in runs)
+        peak = max(r.peak_mib for r in runs)
+        tree = f" [{src}]" if len(trees) > 1 else ""
+        line = (
+            f"{name}{tree}: {len(pr.files):,} files, {pr.lines():,} lines: {wall:.2f} s "
+            f"({cpu:.2f} s CPU), peak {peak:.0f} MiB; "
+            f"runs {', '.join(f'{r.wall:.2f}' for r in runs)}"
         )
-    print(line)
+        if theirs:
+            alone = statistics.median(r.wall for r in theirs)
+            line += (
+                f"; Bandit alone {alone:.2f} s on {len(python)} Python files, x{wall / alone:.2f}"
+            )
+        print(line)
     skipped = answer.get("files_not_reviewed") or []
     print(
         f"  reviewed {len(answer.get('files_reviewed') or []):,} files, "
@@ -340,14 +347,19 @@ def main() -> None:
     parser.add_argument("--only", default="one-line,python-2000,bundles,huge")
     parser.add_argument("--evalsets", type=Path, default=REPO.parent / "shared" / "evalsets")
     parser.add_argument(
-        "--src", type=Path, default=REPO / "src", help="the code_guard tree to measure"
+        "--src",
+        type=Path,
+        action="append",
+        help="a code_guard tree to measure (default: this checkout's); repeat it to alternate "
+        "trees run by run, e.g. an earlier commit's `git archive` against this one",
     )
     args = parser.parse_args()
+    trees: list[Path] = args.src or [REPO / "src"]
     evalsets = args.evalsets if args.evalsets.is_dir() else None
     if evalsets is None:
         print(f"note: {args.evalsets} not found: the code is generated, and repeats itself")
     subprocess.run(  # noqa: S603 - compile the tree once, as the image does when built
-        [sys.executable, "-m", "compileall", "-q", str(args.src)],
+        [sys.executable, "-m", "compileall", "-q", *map(str, trees)],
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -358,7 +370,7 @@ def main() -> None:
         "huge": lambda: huge(evalsets),
     }
     for name in args.only.split(","):
-        measure(name, builders[name](), args.repeat, args.src)
+        measure(name, builders[name](), args.repeat, trees)
 
 
 if __name__ == "__main__":
