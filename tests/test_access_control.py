@@ -867,3 +867,18 @@ def test_a_finding_of_the_tool_carries_the_base_line_of_its_removed_check() -> N
     (finding,) = [f for f in review.findings if any(s.startswith(f"{TOOL}:") for s in f.sources)]
     assert finding.line_start == _line(head, "s.save(repo, r)")  # still the head line
     assert finding.removed_at == _line(GO_BASE, "if !user.CanEdit(repo) {")
+
+
+def test_the_deny_patterns_are_built_once_per_model_and_language() -> None:
+    """``guards_of`` runs for every function of both sides: it reuses one ``Denials`` per
+    model and language, and a model built anew gets its own, from its own patterns."""
+    from code_guard.tools.access.guards import Denials, denials_for
+
+    model = access_model()
+    first = denials_for(model, "python")
+    assert denials_for(model, "python") is first
+    assert denials_for(model, "go") is not first
+    assert first.deny.pattern == Denials(model, "python").deny.pattern
+    other = model.model_copy(deep=True)
+    assert denials_for(other, "python") is not first
+    assert denials_for(other, "python").deny.pattern == first.deny.pattern

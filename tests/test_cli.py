@@ -355,3 +355,52 @@ def test_no_output_format_repeats_a_token_the_change_hard_codes(
     if fmt == "json":
         (finding,) = Review.model_validate_json(out).findings
         assert (finding.line_start, finding.anchor_text) == (2, 'GITHUB = "***"')
+
+
+# --- start-up --------------------------------------------------------------------------------
+
+# Runs the CLI in a fresh interpreter, then prints which of the watched packages it imported.
+_IMPORT_PROBE = """\
+import json, sys
+from code_guard.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+watched = ("litellm", "github", "code_guard.evaluation", "code_guard.github", "jwt")
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in watched or m.startswith(watched))
+print(json.dumps({"code": code, "loaded": loaded}))
+"""
+
+
+def _imported_by(tmp_path: Path, *argv: str) -> tuple[int, list[str]]:
+    """Exit code of the CLI run with ``argv`` in a fresh interpreter, and the modules of the
+    model client, PyGithub and the eval code it imported."""
+    proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-c", _IMPORT_PROBE, *argv],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    return int(answer["code"]), list(answer["loaded"])
+
+
+def test_an_offline_review_imports_no_model_client_github_or_eval_code(tmp_path: Path) -> None:
+    """Start-up is paid by every review: an offline one has no use for litellm (about a
+    second to import), PyGithub or the eval code, and must not import them."""
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    code, loaded = _imported_by(
+        tmp_path, "review", str(diff), "--offline", "-q", "--format", "sarif", "--fail-on", "high"
+    )
+    assert code == 1  # the review ran, every agent, and found the key
+    assert loaded == []
+
+
+def test_the_import_probe_sees_a_command_that_does_import_them(tmp_path: Path) -> None:
+    """The probe above can fail: ``eval`` needs the eval code, and it shows up."""
+    code, loaded = _imported_by(tmp_path, "eval", "--help")
+    assert code == 0
+    assert "code_guard.evaluation.command" in loaded

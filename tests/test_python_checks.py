@@ -207,7 +207,7 @@ def test_xml_parsers_that_expand_or_resolve_entities() -> None:
 
 
 def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
-    from code_guard.python_parse import parsed
+    from code_guard.python_parse import parse_count
     from code_guard.tools.python.taint import PythonTaintTool
 
     paths = []
@@ -220,10 +220,10 @@ def test_the_checkers_share_one_parse_of_each_file(tmp_path: Path) -> None:
             encoding="utf-8",
         )
         paths.append(path)
-    before = parsed.cache_info().misses
+    before = parse_count()
     hits = [hit for tool in (PythonAstTool(), PythonTaintTool(), PythonSettingsTool())
             for hit in tool.run(tmp_path, paths)]  # fmt: skip
-    assert parsed.cache_info().misses - before == len(paths)  # one parse per file
+    assert parse_count() - before == len(paths)  # one parse per file
     assert {hit.file_path for hit in hits} == set(paths)  # and the taint check sees each
 
 

@@ -5,6 +5,7 @@ flag is passed over, and the scan in its own process finds what the scan in this
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from detect_secrets.core.scan import scan_line
@@ -65,6 +66,34 @@ def test_the_scan_apart_finds_what_the_scan_here_finds(
     here = SecretsTool().run_focused(tmp_path, ["app.py"], focus)
     assert sorted(map(repr, apart)) == sorted(map(repr, here))
     assert {h.rule for h in here} >= {"AWS Access Key", "GitHub Token", "Secret Keyword"}
+
+
+def test_long_lines_are_scanned_apart_and_give_what_the_scan_here_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A few hundred minified lines are most of a megabyte: the text, not the line count,
+    sends the scan to its own process, and it finds there what it finds here."""
+    wide = ";".join(f"var a{n}=b(c,{n})" for n in range(200))  # about 3 kB a line
+    lines = [wide] * 100 + _SECRET_LINES + [wide] * 100
+    (tmp_path / "bundle.js").write_text("".join(f"{line}\n" for line in lines))
+    focus = {"bundle.js": range(1, len(lines) + 1)}
+    assert len(lines) <= secrets_tool._IN_PROCESS_LINES
+    assert sum(map(len, lines)) > secrets_tool._IN_PROCESS_CHARS
+    calls: list[int] = []
+    real_apart = secrets_tool._scan_apart
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real_apart(*args)
+
+    monkeypatch.setattr(secrets_tool, "_scan_apart", counted)
+    apart = SecretsTool().run_focused(tmp_path, ["bundle.js"], focus)
+    assert calls == [1]
+    monkeypatch.setattr(secrets_tool, "_IN_PROCESS_CHARS", 10**9)
+    here = SecretsTool().run_focused(tmp_path, ["bundle.js"], focus)
+    assert calls == [1]  # this time in the reviewer's process
+    assert sorted(map(repr, apart)) == sorted(map(repr, here))
+    assert {h.rule for h in here} >= {"AWS Access Key", "GitHub Token"}
 
 
 def test_the_token_pass_finds_what_it_finds_on_every_line() -> None:

@@ -17,9 +17,26 @@ if not sys.flags.safe_path and sys.path and (
 ):
     del sys.path[0]
 
-from importlib.metadata import PackageNotFoundError, version  # noqa: E402 - after the guard
+import functools  # noqa: E402 - after the guard
 
-try:
-    __version__ = version("ninja-code-guard")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+
+@functools.cache
+def package_version() -> str:
+    """The installed package's version, "0.0.0" in a source tree that was never installed.
+
+    Looked up when asked (``--version``, SARIF's tool version), not at import:
+    ``importlib.metadata`` and its search of ``sys.path`` cost about 25 ms, a tenth of a
+    one-line review's start."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ninja-code-guard")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def __getattr__(name: str) -> str:
+    """``code_guard.__version__``, looked up on first use (see ``package_version``)."""
+    if name == "__version__":
+        return package_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, get_args
 
-from code_guard import __version__
+from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
 from code_guard.diff import Change, decode_diff, parse_diff
 from code_guard.engine import run_review
@@ -41,9 +41,20 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{self.prog}: {message}")
 
 
-def _build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked (see ``package_version``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
+def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser. ``eval`` and ``feedback`` get their options only when ``command``
+    names them (or is unknown, for an error that lists them): their option functions import
+    the evaluation and GitHub code, about 0.1 s that a review does not need."""
     parser = _Parser(prog="code-guard", description="Review a diff the way a senior team would.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     review = commands.add_parser("review", help="review a unified diff")
     review.add_argument("diff", help="diff file, or - for standard input")
@@ -94,25 +105,34 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     review.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_model_arguments(review)
-    _add_eval_commands(commands)
-    _add_feedback_command(commands)
+    _add_eval_commands(commands, with_options=command in ("eval", None))
+    _add_feedback_command(commands, with_options=command in ("feedback", None))
     return parser
 
 
-def _add_feedback_command(commands: Any) -> None:
-    from code_guard.github.feedback_command import add_feedback_arguments
-
+def _add_feedback_command(commands: Any, *, with_options: bool) -> None:
     feedback = commands.add_parser(
         "feedback", help="the reviewer's precision on a repository, from its dismissals"
     )
-    add_feedback_arguments(feedback)
+    if with_options:
+        from code_guard.github.feedback_command import add_feedback_arguments
+
+        add_feedback_arguments(feedback)
 
 
-def _add_eval_commands(commands: Any) -> None:
-    from code_guard.evaluation.command import add_eval_arguments
-
+def _add_eval_commands(commands: Any, *, with_options: bool) -> None:
     evaluate = commands.add_parser("eval", help="score the review against a labelled dataset")
-    add_eval_arguments(evaluate)
+    if with_options:
+        from code_guard.evaluation.command import add_eval_arguments
+
+        add_eval_arguments(evaluate)
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, if it is a known one: the top-level parser takes no
+    option with a value, so it is the first argument that is not an option."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in ("review", "eval", "feedback") else None
 
 
 def _read_diff(source: str) -> str:
@@ -249,7 +269,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code."""
     try:
-        args = _build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = _build_parser(_command(words)).parse_args(words)
         return _dispatch(args)
     except CodeGuardError as exc:
         _say(f"error: {exc}")

@@ -26,7 +26,7 @@ import hashlib
 import json
 from typing import Any
 
-from code_guard import __version__
+from code_guard import package_version
 from code_guard.knowledge.explanations import explain, explain_category, rule_of
 from code_guard.knowledge.mapping import lookup
 from code_guard.models import AgentName, Category, Finding, Review, Severity, Silenced, Silencing
@@ -212,7 +212,7 @@ def to_sarif(review: Review) -> dict[str, Any]:
                 "tool": {
                     "driver": {
                         "name": "Ninja Code Guard",
-                        "version": __version__,
+                        "version": package_version(),
                         "informationUri": _INFO_URI,
                         "rules": [
                             _rule(c, [f for f in review.findings if f.category is c])
