@@ -11,6 +11,7 @@ scheme check proves nothing at all. Patterns are Semgrep's, the language the rul
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -160,12 +161,84 @@ class Guard(Frozen):
         return self
 
 
+# A call both readers match: a dotted name or a method of any receiver (`$C.execute`), its
+# arguments metavariables, `...` and literal keywords (`shell=True`).
+_CALL = re.compile(r"^(?P<receiver>\$[A-Z]+\.)?(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)$")
+_ARGUMENT = re.compile(r"^(\$[A-Z]+|\.\.\.|[a-z_]+=(True|False))$")
+
+
+class SinkCall(Frozen):
+    """One call of a sink as the Python taint check reads it: the call's dotted name as
+    written (``os.system``), or, for ``method``, the end of it after any receiver
+    (``objects.raw`` of ``$M.objects.raw``); the position of the value among the positional
+    arguments; the literal keywords the call must pass (``shell=True``); and, when the
+    pattern has no ``...``, how many positional arguments the call must have."""
+
+    name: str
+    method: bool
+    position: int
+    keywords: tuple[tuple[str, bool], ...] = ()
+    arity: int | None = None
+
+
 class Sink(Frozen):
-    """Where a value of one kind does harm."""
+    """Where a value of one kind does harm, listed once for both readers.
+
+    ``calls`` are Semgrep call patterns in the one shape the Python taint check reads as well
+    (``os.system($CMD)``, ``$C.execute($Q, ...)``, ``subprocess.run($CMD, ..., shell=True,
+    ...)``), with ``focus`` the metavariable of the value; ``also`` holds alternatives of the
+    same sink only Semgrep reads (a metavariable-regex, a ``pattern-inside``, a receiver that is
+    the value), and ``semgrep`` a whole sink only Semgrep reads.
+    """
 
     name: str
     note: str = ""
-    semgrep: SemgrepEntry
+    semgrep: SemgrepEntry | None = None
+    focus: str = ""
+    calls: tuple[str, ...] = ()
+    also: tuple[SemgrepEntry, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Sink:
+        if bool(self.semgrep) == bool(self.calls or self.also):
+            raise ValueError(f"sink {self.name!r} needs `semgrep`, or `calls` and `also`")
+        if (self.calls or self.also) and not self.focus:
+            raise ValueError(f"sink {self.name!r}: `calls` need a `focus`")
+        self.call_shapes()  # every call parses
+        return self
+
+    def call_shapes(self) -> tuple[SinkCall, ...]:
+        """The calls of the sink as the Python taint check matches them."""
+        return tuple(_call_shape(text, self.focus, self.name) for text in self.calls)
+
+    def pattern(self) -> SemgrepEntry:
+        """The sink as a Semgrep pattern entry."""
+        if self.semgrep:
+            return self.semgrep
+        either: list[JsonValue] = [{"pattern": c} for c in self.calls]
+        either += list(self.also)
+        return {"patterns": [{"pattern-either": either}, {"focus-metavariable": self.focus}]}
+
+
+def _call_shape(text: str, focus: str, sink: str) -> SinkCall:
+    """``text`` read as a call of ``sink`` whose value is ``focus``."""
+    match = _CALL.match(text)
+    arguments = [a.strip() for a in match["args"].split(",")] if match else []
+    if not match or not all(_ARGUMENT.match(a) for a in arguments):
+        raise ValueError(f"sink {sink!r}: {text!r} is not a call both readers read")
+    positional = [a for a in arguments if "=" not in a]
+    if focus not in positional or "..." in positional[: positional.index(focus)]:
+        raise ValueError(f"sink {sink!r}: {text!r} has no fixed position for {focus}")
+    keywords = tuple(
+        (key, value == "True") for key, _, value in (a.partition("=") for a in arguments) if value
+    )
+    return SinkCall(
+        name=match["name"],
+        method=bool(match["receiver"]),
+        position=positional.index(focus),
+        keywords=keywords,
+        arity=None if "..." in arguments else len(positional),
+    )
 
 
 class TaintRule(Frozen):
