@@ -139,3 +139,34 @@ def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) ->
 )
 def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) -> None:
     assert rules_of(tmp_path, VIEW.format(line=line)) != []
+
+
+def test_the_python_only_tables_are_the_models() -> None:
+    from code_guard.tools.python import sanitisers
+
+    guards = {g.call(): g for g in MODEL.guards if g.slots}
+    assert set(sanitisers.VALIDATORS) == set(guards)
+    for call, (slots, trusted, kinds) in sanitisers.VALIDATORS.items():
+        assert (slots, trusted) == (guards[call].slots, guards[call].trusted)
+        assert kinds == MODEL.expand(guards[call].proves) & CATEGORIES
+    assert set(sanitisers.SAME_ORIGIN) == {g.call() for g in MODEL.guards if g.same_origin}
+    assert {c for s in MODEL.sanitisers for c in s.alone} == sanitisers._ONE_ARGUMENT
+    assert dict(sanitisers._DISARMING) == {
+        c: frozenset(k) for s in MODEL.sanitisers for c, k in s.disarming.items()
+    }
+    assert set(MODEL.decoders) == sanitisers.DECODERS
+    # a same-origin check is no guard of Semgrep's: it cannot tell which URL is the app's
+    assert not any(g.same_origin for kind in MODEL.kinds for g in MODEL.guards_for(kind))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("alone", ("html.escape",)), ("disarming", {"bleach.clean": ("protocols",)})],
+)
+def test_a_sanitisers_option_must_name_one_of_its_calls(field: str, value: object) -> None:
+    from code_guard.knowledge.security.model import Sanitiser
+
+    with pytest.raises(ValueError, match="not in its calls"):
+        Sanitiser.model_validate(
+            {"name": "s", "neutralises": ["xss"], "calls": ["shlex.quote"], field: value}
+        )

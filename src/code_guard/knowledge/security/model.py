@@ -108,11 +108,20 @@ class Sanitiser(Frozen):
     calls: tuple[str, ...] = ()
     # other shapes, as Semgrep patterns
     semgrep: tuple[SemgrepEntry, ...] = ()
+    # calls of ``calls`` whose options choose what is left unescaped: trusted only given the
+    # value alone (``html.escape(x, quote=False)`` leaves quotes); read by the Python check
+    alone: tuple[str, ...] = ()
+    # calls of ``calls`` and the keywords that let dangerous input through them (bleach's
+    # ``protocols``): given one, the call cleans nothing; read by the Python check
+    disarming: dict[str, tuple[str, ...]] = {}
 
     @model_validator(mode="after")
     def _has_a_shape(self) -> Sanitiser:
         if not self.calls and not self.semgrep:
             raise ValueError(f"sanitiser {self.name!r} has neither calls nor semgrep patterns")
+        stray = sorted((set(self.alone) | set(self.disarming)) - set(self.calls))
+        if stray:
+            raise ValueError(f"sanitiser {self.name!r}: {', '.join(stray)} not in its calls")
         return self
 
 
@@ -151,6 +160,15 @@ class Guard(Frozen):
     # Clean only in the statements after the failing ``if``, not by side effect: for a value
     # semgrep-core cannot clear in place (inside ``new URL(...)``, a later ``||`` operand).
     uses_after: bool = False
+    # For the Python taint check, a library call in ``holds`` (``name($X, ...)``) that vets
+    # these argument slots (positions, keywords) when it returns true, provided the ``trusted``
+    # slots hold the application's own values (the allowed hosts), not request data.
+    slots: tuple[int | str, ...] = ()
+    trusted: tuple[int | str, ...] = ()
+    # A check that two URLs share scheme, host and port (the one of the checked value, and the
+    # application's own): only the Python check can tell which of the two is the application's,
+    # so Semgrep's rules do not take it.
+    same_origin: bool = False
 
     @model_validator(mode="after")
     def _target_with_before(self) -> Guard:
@@ -158,7 +176,16 @@ class Guard(Frozen):
             raise ValueError(f"guard {self.name!r} has neither `holds` nor `fails`")
         if self.target and not self.before:
             raise ValueError(f"guard {self.name!r}: `target` needs `before`")
+        if (self.slots or self.same_origin) and not self.call():
+            raise ValueError(f"guard {self.name!r}: `slots` need `holds` to be one call")
+        if self.trusted and not self.slots:
+            raise ValueError(f"guard {self.name!r}: `trusted` needs `slots`")
         return self
+
+    def call(self) -> str:
+        """The dotted name of the call ``holds`` is (``name($X, ...)``), or ""."""
+        match = re.fullmatch(r"([A-Za-z_][\w.]*)\(.*\)", self.holds)
+        return match[1] if match else ""
 
 
 # A call both readers match: a dotted name or a method of any receiver (`$C.execute`), its
@@ -278,6 +305,8 @@ class SecurityModel(Frozen):
     guards: tuple[Guard, ...]
     sinks: dict[str, tuple[Sink, ...]]
     rules: tuple[TaintRule, ...]
+    # calls that undo an escape: whatever went in, sanitised or not, comes out raw
+    decoders: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _names_are_known(self) -> SecurityModel:
@@ -338,8 +367,11 @@ class SecurityModel(Frozen):
         return tuple(s for s in self.sanitisers if kind in self.expand(s.neutralises))
 
     def guards_for(self, kind: str) -> tuple[Guard, ...]:
-        """The guards that prove a value safe for ``kind``."""
-        return tuple(g for g in self.guards if kind in self.expand(g.proves))
+        """The guards that prove a value safe for ``kind`` in Semgrep's rules (not those only
+        the Python check can read, ``same_origin``)."""
+        return tuple(
+            g for g in self.guards if kind in self.expand(g.proves) and not g.same_origin
+        )
 
 
 @functools.cache
