@@ -459,7 +459,8 @@ def build_rule(model: SecurityModel, rule: TaintRule) -> dict[str, Node]:
     sanitisers = _sanitisers(model, rule.kind, rule.exits)
     if sanitisers:
         node["pattern-sanitizers"] = sanitisers
-    node["pattern-sinks"] = [Commented(f"sink {s.name}", s.semgrep) for s in model.sinks[rule.kind]]
+    sinks = model.sinks[rule.kind]
+    node["pattern-sinks"] = [Commented(f"sink {s.name}", s.pattern()) for s in sinks]
     return node
 
 

@@ -156,7 +156,7 @@ def test_sources_sinks_and_sanitisers_are_listed_once(language: str) -> None:
     sinks = [s for found in model.sinks.values() for s in found]
     for names, shapes in (
         ([s.name for s in model.sources], [yaml.safe_dump(s.pattern()) for s in model.sources]),
-        ([s.name for s in sinks], [yaml.safe_dump(s.semgrep) for s in sinks]),
+        ([s.name for s in sinks], [yaml.safe_dump(s.pattern()) for s in sinks]),
     ):
         assert len(set(names)) == len(names), language
         assert len(set(shapes)) == len(shapes), language

@@ -11,6 +11,7 @@ scheme check proves nothing at all. Patterns are Semgrep's, the language the rul
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -120,11 +121,20 @@ class Sanitiser(Frozen):
     imports: tuple[Import, ...] = ()
     # other shapes, as Semgrep patterns
     semgrep: tuple[SemgrepEntry, ...] = ()
+    # calls of ``calls`` whose options choose what is left unescaped: trusted only given the
+    # value alone (``html.escape(x, quote=False)`` leaves quotes); read by the Python check
+    alone: tuple[str, ...] = ()
+    # calls of ``calls`` and the keywords that let dangerous input through them (bleach's
+    # ``protocols``): given one, the call cleans nothing; read by the Python check
+    disarming: dict[str, tuple[str, ...]] = {}
 
     @model_validator(mode="after")
     def _has_a_shape(self) -> Sanitiser:
         if not self.calls and not self.semgrep and not self.imports:
             raise ValueError(f"sanitiser {self.name!r} has neither calls nor semgrep patterns")
+        stray = sorted((set(self.alone) | set(self.disarming)) - set(self.calls))
+        if stray:
+            raise ValueError(f"sanitiser {self.name!r}: {', '.join(stray)} not in its calls")
         return self
 
 
@@ -171,6 +181,15 @@ class Guard(Frozen):
     # Clean only in the statements after the failing ``if``, not by side effect: for a value
     # semgrep-core cannot clear in place (inside ``new URL(...)``, a later ``||`` operand).
     uses_after: bool = False
+    # For the Python taint check, a library call in ``holds`` (``name($X, ...)``) that vets
+    # these argument slots (positions, keywords) when it returns true, provided the ``trusted``
+    # slots hold the application's own values (the allowed hosts), not request data.
+    slots: tuple[int | str, ...] = ()
+    trusted: tuple[int | str, ...] = ()
+    # A check that two URLs share scheme, host and port (the one of the checked value, and the
+    # application's own): only the Python check can tell which of the two is the application's,
+    # so Semgrep's rules do not take it.
+    same_origin: bool = False
 
     @model_validator(mode="after")
     def _target_with_before(self) -> Guard:
@@ -178,15 +197,96 @@ class Guard(Frozen):
             raise ValueError(f"guard {self.name!r} has neither `holds` nor `fails`")
         if self.target and not self.before:
             raise ValueError(f"guard {self.name!r}: `target` needs `before`")
+        if (self.slots or self.same_origin) and not self.call():
+            raise ValueError(f"guard {self.name!r}: `slots` need `holds` to be one call")
+        if self.trusted and not self.slots:
+            raise ValueError(f"guard {self.name!r}: `trusted` needs `slots`")
         return self
+
+    def call(self) -> str:
+        """The dotted name of the call ``holds`` is (``name($X, ...)``), or ""."""
+        match = re.fullmatch(r"([A-Za-z_][\w.]*)\(.*\)", self.holds)
+        return match[1] if match else ""
+
+
+# A call both readers match: a dotted name or a method of any receiver (`$C.execute`), its
+# arguments metavariables, `...` and literal keywords (`shell=True`).
+_CALL = re.compile(r"^(?P<receiver>\$[A-Z]+\.)?(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)$")
+_ARGUMENT = re.compile(r"^(\$[A-Z]+|\.\.\.|[a-z_]+=(True|False))$")
+
+
+class SinkCall(Frozen):
+    """One call of a sink as the Python taint check reads it: the call's dotted name as
+    written (``os.system``), or, for ``method``, the end of it after any receiver
+    (``objects.raw`` of ``$M.objects.raw``); the position of the value among the positional
+    arguments; the literal keywords the call must pass (``shell=True``); and, when the
+    pattern has no ``...``, how many positional arguments the call must have."""
+
+    name: str
+    method: bool
+    position: int
+    keywords: tuple[tuple[str, bool], ...] = ()
+    arity: int | None = None
 
 
 class Sink(Frozen):
-    """Where a value of one kind does harm."""
+    """Where a value of one kind does harm, listed once for both readers.
+
+    ``calls`` are Semgrep call patterns in the one shape the Python taint check reads as well
+    (``os.system($CMD)``, ``$C.execute($Q, ...)``, ``subprocess.run($CMD, ..., shell=True,
+    ...)``), with ``focus`` the metavariable of the value; ``also`` holds alternatives of the
+    same sink only Semgrep reads (a metavariable-regex, a ``pattern-inside``, a receiver that is
+    the value), and ``semgrep`` a whole sink only Semgrep reads.
+    """
 
     name: str
     note: str = ""
-    semgrep: SemgrepEntry
+    semgrep: SemgrepEntry | None = None
+    focus: str = ""
+    calls: tuple[str, ...] = ()
+    also: tuple[SemgrepEntry, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> Sink:
+        if bool(self.semgrep) == bool(self.calls or self.also):
+            raise ValueError(f"sink {self.name!r} needs `semgrep`, or `calls` and `also`")
+        if (self.calls or self.also) and not self.focus:
+            raise ValueError(f"sink {self.name!r}: `calls` need a `focus`")
+        self.call_shapes()  # every call parses
+        return self
+
+    def call_shapes(self) -> tuple[SinkCall, ...]:
+        """The calls of the sink as the Python taint check matches them."""
+        return tuple(_call_shape(text, self.focus, self.name) for text in self.calls)
+
+    def pattern(self) -> SemgrepEntry:
+        """The sink as a Semgrep pattern entry."""
+        if self.semgrep:
+            return self.semgrep
+        either: list[JsonValue] = [{"pattern": c} for c in self.calls]
+        either += list(self.also)
+        return {"patterns": [{"pattern-either": either}, {"focus-metavariable": self.focus}]}
+
+
+def _call_shape(text: str, focus: str, sink: str) -> SinkCall:
+    """``text`` read as a call of ``sink`` whose value is ``focus``."""
+    match = _CALL.match(text)
+    arguments = [a.strip() for a in match["args"].split(",")] if match else []
+    if not match or not all(_ARGUMENT.match(a) for a in arguments):
+        raise ValueError(f"sink {sink!r}: {text!r} is not a call both readers read")
+    positional = [a for a in arguments if "=" not in a]
+    if focus not in positional or "..." in positional[: positional.index(focus)]:
+        raise ValueError(f"sink {sink!r}: {text!r} has no fixed position for {focus}")
+    keywords = tuple(
+        (key, value == "True") for key, _, value in (a.partition("=") for a in arguments) if value
+    )
+    return SinkCall(
+        name=match["name"],
+        method=bool(match["receiver"]),
+        position=positional.index(focus),
+        keywords=keywords,
+        arity=None if "..." in arguments else len(positional),
+    )
 
 
 class TaintRule(Frozen):
@@ -226,6 +326,8 @@ class SecurityModel(Frozen):
     guards: tuple[Guard, ...]
     sinks: dict[str, tuple[Sink, ...]]
     rules: tuple[TaintRule, ...]
+    # calls that undo an escape: whatever went in, sanitised or not, comes out raw
+    decoders: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _names_are_known(self) -> SecurityModel:
@@ -286,8 +388,11 @@ class SecurityModel(Frozen):
         return tuple(s for s in self.sanitisers if kind in self.expand(s.neutralises))
 
     def guards_for(self, kind: str) -> tuple[Guard, ...]:
-        """The guards that prove a value safe for ``kind``."""
-        return tuple(g for g in self.guards if kind in self.expand(g.proves))
+        """The guards that prove a value safe for ``kind`` in Semgrep's rules (not those only
+        the Python check can read, ``same_origin``)."""
+        return tuple(
+            g for g in self.guards if kind in self.expand(g.proves) and not g.same_origin
+        )
 
 
 @functools.cache

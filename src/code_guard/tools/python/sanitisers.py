@@ -37,37 +37,38 @@ SANITISERS: Mapping[str, frozenset[str]] = {
     for call in sanitiser.calls
 }
 
-# Library validators by qualified name: the argument slots they vet when they return true,
-# the slots that must hold the application's own values (the allowed hosts), and what they
-# vet for. Django's checks parse the URL as browsers do (``/\\evil.com`` included).
-_HOSTS = frozenset({"open_redirect", "ssrf"})
+# Library validators by qualified name, from the model's guards that name them (`slots`): the
+# argument slots they vet when they return true, the slots that must hold the application's
+# own values (the allowed hosts), and what they vet for.
 VALIDATORS: Mapping[str, tuple[tuple[int | str, ...], tuple[int | str, ...], frozenset[str]]] = {
-    "django.utils.http.url_has_allowed_host_and_scheme": (
-        (0, "url"), (1, "allowed_hosts"), _HOSTS
-    ),
-    "django.utils.http.is_safe_url": ((0, "url"), (1, "allowed_hosts", "host"), _HOSTS),
-}  # fmt: skip
-# Library checks that two URLs share scheme, host and port: true vets the one derived from
-# the checked value (``request.build_absolute_uri(x)``: ``x``) when the other holds no
-# request data but the application's own host (``request.build_absolute_uri()``).
-SAME_ORIGIN: Mapping[str, frozenset[str]] = {"django.utils.http.same_origin": _HOSTS}
+    guard.call(): (guard.slots, guard.trusted, _MODEL.expand(guard.proves) & CATEGORIES)
+    for guard in _MODEL.guards
+    if guard.slots
+}
+# Library checks that two URLs share scheme, host and port (the model's `same_origin` guards):
+# true vets the one derived from the checked value (``request.build_absolute_uri(x)``: ``x``)
+# when the other holds no request data but the application's own host.
+SAME_ORIGIN: Mapping[str, frozenset[str]] = {
+    guard.call(): _MODEL.expand(guard.proves) & CATEGORIES
+    for guard in _MODEL.guards
+    if guard.same_origin
+}
 
 # Escapes whose options choose what is left unescaped: trusted only with none given.
-_ONE_ARGUMENT = frozenset(
-    {"html.escape", "urllib.parse.quote", "urllib.parse.quote_plus", "django.utils.html.escape"}
-)
+_ONE_ARGUMENT = frozenset(call for sanitiser in _MODEL.sanitisers for call in sanitiser.alone)
 # Options that let dangerous markup through a sanitiser (bleach's allowed URL schemes).
-_DISARMING: Mapping[str, frozenset[str]] = {"bleach.clean": frozenset({"protocols"})}
+_DISARMING: Mapping[str, frozenset[str]] = {
+    call: frozenset(keywords)
+    for sanitiser in _MODEL.sanitisers
+    for call, keywords in sanitiser.disarming.items()
+}
 _MUTATORS = frozenset(
     {"add", "append", "extend", "update", "insert", "setdefault", "__setitem__", "__ior__"}
 )
 
-# Calls that undo an escape: whatever reached them, sanitised or not, comes out raw.
-DECODERS = frozenset(
-    {"html.unescape", "urllib.parse.unquote", "urllib.parse.unquote_plus",
-     "base64.b64decode", "base64.urlsafe_b64decode", "base64.b32decode", "base64.b16decode",
-     "codecs.decode", "bytes.fromhex", "chr", "binascii.unhexlify", "binascii.a2b_base64"}
-)  # fmt: skip
+# Calls that undo an escape (the model's decoders): whatever reached them, sanitised or not,
+# comes out raw.
+DECODERS = frozenset(_MODEL.decoders)
 
 
 class Names:

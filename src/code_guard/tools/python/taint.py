@@ -38,6 +38,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from code_guard.knowledge.security.model import SinkCall, load_model
 from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit, not_analysed
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
@@ -69,29 +70,32 @@ from code_guard.tools.python.sources import (
     is_source,
 )
 
+_MODEL = load_model("python")
+# The sinks of the security model (knowledge/security/python.yml), the list Semgrep's rules are
+# generated from, in the one shape this check reads: a call by its dotted name as written, or
+# a method of any receiver (`$C.execute`), the value at a fixed position. Only the kinds this
+# check follows; a sink only Semgrep reads (a metavariable-regex, a `pattern-inside`) is not
+# one here, and docs/detection.md says which.
+_SINK_CALLS: tuple[tuple[str, SinkCall], ...] = tuple(
+    (kind, call)
+    for kind, sinks in _MODEL.sinks.items()
+    if kind in CATEGORIES
+    for sink in sinks
+    for call in sink.call_shapes()
+)
+_BY_NAME: dict[str, list[tuple[str, SinkCall]]] = {}
+_BY_METHOD: dict[str, list[tuple[str, SinkCall]]] = {}
+for _kind, _call in _SINK_CALLS:
+    _table = _BY_METHOD if _call.method else _BY_NAME
+    _table.setdefault(_call.name.rsplit(".", 1)[-1], []).append((_kind, _call))
+# The sinks as scripts/coverage.py reads them: by name (`$X.` on any receiver), and the
+# calls that are sinks only with `shell=True`.
 _SINKS: dict[str, str] = {
-    "execute": "sql_injection", "executemany": "sql_injection", "raw": "sql_injection",
-    "text": "sql_injection", "executescript": "sql_injection",
-    "os.system": "command_injection", "os.popen": "command_injection",
-    "eval": "code_injection", "exec": "code_injection",
-    "open": "path_traversal", "send_file": "path_traversal", "FileResponse": "path_traversal",
-    "os.remove": "path_traversal", "os.unlink": "path_traversal", "shutil.rmtree": "path_traversal",
-    "requests.get": "ssrf", "requests.post": "ssrf", "requests.request": "ssrf",
-    "httpx.get": "ssrf", "httpx.post": "ssrf", "urlopen": "ssrf", "urllib.request.urlopen": "ssrf",
-    "redirect": "open_redirect", "RedirectResponse": "open_redirect",
-    "HttpResponseRedirect": "open_redirect", "HttpResponsePermanentRedirect": "open_redirect",
-    # the same sinks called through their modules
-    "flask.redirect": "open_redirect", "shortcuts.redirect": "open_redirect",
-    "django.shortcuts.redirect": "open_redirect", "flask.send_file": "path_traversal",
-    "codecs.open": "path_traversal", "io.open": "path_traversal", "os.open": "path_traversal",
-    "flask.render_template_string": "code_injection", "markupsafe.Markup": "xss",
-    "httpx.request": "ssrf", "urllib.request.Request": "ssrf",
-    # User input as a Jinja template is server-side template injection: code runs.
-    "render_template_string": "code_injection", "Markup": "xss", "mark_safe": "xss",
-    "make_response": "xss", "HttpResponse": "xss", "HTMLResponse": "xss",
-}  # fmt: skip
-_SHELL_SINKS = ("subprocess.run", "subprocess.call", "subprocess.Popen",
-                "subprocess.check_output", "subprocess.check_call")  # fmt: skip
+    ("$X." if call.method else "") + call.name: kind
+    for kind, call in _SINK_CALLS
+    if not call.keywords
+}
+_SHELL_SINKS = tuple(sorted({call.name for _, call in _SINK_CALLS if call.keywords}))
 # The checker's tables as scripts/coverage.py reads them: the request attributes, and each
 # category's sanitisers (by qualified name, and as a call spells it after `from m import f`).
 _SOURCE_ATTRS = SOURCE_ATTRS
@@ -517,18 +521,53 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
+def _sink(call: ast.Call) -> tuple[str, ast.expr] | None:
+    """The kind of the model's sink ``call`` is, and the argument that reaches it."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        candidates = _BY_METHOD.get(func.attr, []) + _BY_NAME.get(func.attr, [])
+    else:
+        candidates = _BY_NAME.get(dotted(func), [])
+    for kind, shape in candidates:
+        if _matches(call, shape):
+            return kind, call.args[shape.position]
+    return None
+
+
+def _matches(call: ast.Call, shape: SinkCall) -> bool:
+    """Whether ``call`` is the sink call ``shape``: its name (or the end of it, after any
+    receiver), its value's position, its literal keywords, and its arity when fixed."""
+    if shape.method:
+        attrs: list[str] = []
+        node: ast.expr = call.func
+        while isinstance(node, ast.Attribute):
+            attrs.append(node.attr)
+            node = node.value
+        wanted = shape.name.split(".")[::-1]
+        if attrs[: len(wanted)] != wanted:
+            return False
+    elif dotted(call.func) != shape.name:
+        return False
+    if len(call.args) <= shape.position or any(
+        isinstance(a, ast.Starred) for a in call.args[: shape.position + 1]
+    ):
+        return False
+    given = {k.arg: k.value for k in call.keywords}
+    for keyword, value in shape.keywords:
+        found = given.get(keyword)
+        if not (isinstance(found, ast.Constant) and found.value is value):
+            return False
+    if shape.arity is not None:
+        extra = {k.arg for k in call.keywords} - {name for name, _ in shape.keywords}
+        if len(call.args) != shape.arity or extra:
+            return False
+    return True
+
+
 def _sink_category(call: ast.Call) -> str | None:
-    name = dotted(call.func)
-    if name in _SHELL_SINKS:
-        shell = any(
-            k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value is True
-            for k in call.keywords
-        )
-        return "command_injection" if shell else None
-    if name in _SINKS:
-        return _SINKS[name]
-    last = name.rsplit(".", 1)[-1]
-    return _SINKS.get(last) if last in ("execute", "executemany", "raw", "executescript") else None
+    """The kind of the model's sink ``call`` is, if it is one."""
+    found = _sink(call)
+    return found[0] if found else None
 
 
 def _traced(func: Function, facts: FileFacts, seeds: dict[str, Origin]) -> Taint:
@@ -608,10 +647,12 @@ def _flows(
     for node in walk(func):
         if not isinstance(node, ast.Call) or not node.args:
             continue
-        category = _sink_category(node)
-        arg = node.args[0]
-        kinds = live(arg, names, facts) if category is not None else None
-        if category is None or kinds is None or (category not in kinds and not with_guarded):
+        sink = _sink(node)
+        if sink is None:
+            continue
+        category, arg = sink
+        kinds = live(arg, names, facts)
+        if kinds is None or (category not in kinds and not with_guarded):
             continue
         used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()

@@ -1,0 +1,172 @@
+"""The Python taint check reads its sinks from the security model of Python
+(knowledge/security/python.yml), the entries Semgrep's sink patterns are generated from: a call
+the model lists is a sink for both readers, with the value at the position the model gives it
+(``requests.request(method, url)``: the URL), and the literal keywords it names (``shell=True``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import yaml
+
+from code_guard.knowledge.security.model import Sink, load_model
+from code_guard.tools.python import taint
+from code_guard.tools.python.sanitisers import CATEGORIES
+from code_guard.tools.python.taint import PythonTaintTool
+
+MODEL = load_model("python")
+_names = itertools.count()
+
+
+def rules_of(root: Path, text: str) -> list[str]:
+    """The rules of the live taint hits on ``text``, in a file of its own."""
+    name = f"mod{next(_names)}.py"
+    (root / name).write_text(text, encoding="utf-8")
+    return [h.rule for h in PythonTaintTool().run(root, [name]) if not h.silenced]
+
+
+def test_the_sinks_are_the_models() -> None:
+    listed = {
+        (kind, call)
+        for kind, sinks in MODEL.sinks.items()
+        for sink in sinks
+        for call in sink.call_shapes()
+        if kind in CATEGORIES
+    }
+    assert set(taint._SINK_CALLS) == listed
+    assert len(taint._SINK_CALLS) == len(listed)
+    # every kind the check follows has sinks it reads
+    assert {kind for kind, _ in listed} == CATEGORIES
+    # sinks once only in Semgrep's rules, now read by both
+    assert {"$X.exec_driver_sql", "subprocess.getoutput", "requests.put", "$X.redirect"} <= set(
+        taint._SINKS
+    )
+
+
+def test_each_sink_call_is_rendered_for_semgrep() -> None:
+    for sinks in MODEL.sinks.values():
+        for sink in sinks:
+            if not sink.calls:
+                continue
+            rendered = yaml.safe_dump(sink.pattern())
+            expected = {
+                "patterns": [
+                    {"pattern-either": [{"pattern": c} for c in sink.calls] + list(sink.also)},
+                    {"focus-metavariable": sink.focus},
+                ]
+            }
+            assert rendered == yaml.safe_dump(expected)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "os.system({v} + 'x')",  # a value not at the focus
+        "$C.execute",  # not a call
+        "subprocess.run(..., $CMD)",  # no fixed position
+        "os.system($OTHER)",  # the focus is missing
+        "os.system(f($CMD))",  # a shape the Python check cannot read
+    ],
+)
+def test_a_call_neither_reader_reads_the_same_is_refused(call: str) -> None:
+    with pytest.raises(ValueError, match="sink"):
+        Sink(name="s", focus="$CMD", calls=(call,))
+
+
+VIEW = """\
+import os, subprocess, requests, flask
+from flask import request, redirect
+
+app = flask.Flask(__name__)
+
+@app.route("/x")
+def view():
+    value = request.args.get("v")
+    {line}
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        # once only Semgrep's sinks
+        ("requests.put(value)", "taint-ssrf"),
+        ("subprocess.getoutput(value)", "taint-command_injection"),
+        ("requests.request('GET', value)", "taint-ssrf"),
+        ("self_db.exec_driver_sql(value)", "taint-sql_injection"),
+        ("os.makedirs(value)", "taint-path_traversal"),
+        ("flask.Response(value)", "taint-xss"),
+        # as before
+        ("subprocess.run(value, shell=True)", "taint-command_injection"),
+        ("User.objects.raw(value)", "taint-sql_injection"),
+        ("conn.cursor().execute(value)", "taint-sql_injection"),
+        ("flask.redirect(value)", "taint-open_redirect"),
+    ],
+)
+def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
+    assert rules_of(tmp_path, VIEW.format(line=line)) == [rule]
+    # the same call given a literal: no flow
+    assert rules_of(tmp_path, VIEW.format(line=line.replace("value", "'v'"))) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the request's value where the call does not take the sink's value
+        "requests.request(value, 'https://api.example/')",
+        "subprocess.run(value, shell=False)",
+        "subprocess.run(value)",
+        "flask.Response(value, mimetype='application/json')",
+    ],
+)
+def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) -> None:
+    assert rules_of(tmp_path, VIEW.format(line=line)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # look-alikes of the calls above that still take the value where it does harm
+        "requests.request('GET', value, timeout=3)",
+        "subprocess.run(value, check=True, shell=True)",
+        "subprocess.Popen(value, shell=True, cwd='/')",
+        "flask.Response(value, 200)",
+        "os.popen(value, 'r')",
+    ],
+)
+def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) -> None:
+    assert rules_of(tmp_path, VIEW.format(line=line)) != []
+
+
+def test_the_python_only_tables_are_the_models() -> None:
+    from code_guard.tools.python import sanitisers
+
+    guards = {g.call(): g for g in MODEL.guards if g.slots}
+    assert set(sanitisers.VALIDATORS) == set(guards)
+    for call, (slots, trusted, kinds) in sanitisers.VALIDATORS.items():
+        assert (slots, trusted) == (guards[call].slots, guards[call].trusted)
+        assert kinds == MODEL.expand(guards[call].proves) & CATEGORIES
+    assert set(sanitisers.SAME_ORIGIN) == {g.call() for g in MODEL.guards if g.same_origin}
+    assert {c for s in MODEL.sanitisers for c in s.alone} == sanitisers._ONE_ARGUMENT
+    assert dict(sanitisers._DISARMING) == {
+        c: frozenset(k) for s in MODEL.sanitisers for c, k in s.disarming.items()
+    }
+    assert set(MODEL.decoders) == sanitisers.DECODERS
+    # a same-origin check is no guard of Semgrep's: it cannot tell which URL is the app's
+    assert not any(g.same_origin for kind in MODEL.kinds for g in MODEL.guards_for(kind))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("alone", ("html.escape",)), ("disarming", {"bleach.clean": ("protocols",)})],
+)
+def test_a_sanitisers_option_must_name_one_of_its_calls(field: str, value: object) -> None:
+    from code_guard.knowledge.security.model import Sanitiser
+
+    with pytest.raises(ValueError, match="not in its calls"):
+        Sanitiser.model_validate(
+            {"name": "s", "neutralises": ["xss"], "calls": ["shlex.quote"], field: value}
+        )
