@@ -6,6 +6,9 @@ head's unchanged lines of the same hunks, whose results take their base counterp
 A candidate is kept from before only when one base result is left for it in the same file,
 the same function and with the same code (``baseline``); every hit is read on git's lines
 (``linemap``). A tool that fails on either side excuses nothing.
+
+Both runs need only the rules the candidates came from (``Tool.with_rules``): a result
+claims only a result of its own rule (``baseline.signature``), on either side.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def introduced(
     the record of each it only kept (``baseline``)."""
     if not pairs:
         return [], []
+    tool = tool.with_rules(frozenset(hit.rule for hit, _ in pairs))
     base_claims = _run_base(tool, ctx, _read_at_base(hit for hit, _ in pairs))
     styles = naming_styles(base_claims)
     claims = [

@@ -117,6 +117,12 @@ class Tool(ABC):
         reads overrides this to read only those. By default, the whole files."""
         return self.run(workspace, paths)
 
+    def with_rules(self, rules: frozenset[str]) -> Tool:
+        """This tool, needing the results of ``rules`` only (rule names as its hits give
+        them): a tool that pays for every rule it runs returns one that runs only those; it
+        may still report others. By default, itself."""
+        return self
+
 
 class ChangeTool(Tool):
     """A tool that reads the change itself (both sides of every hunk), not files on disk.

@@ -13,9 +13,10 @@ categories.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -87,8 +88,16 @@ class SemgrepTool(Tool):
 
     name = "semgrep"
 
-    def __init__(self, categories: Sequence[Category]) -> None:
+    def __init__(self, categories: Sequence[Category], rules: frozenset[str] | None = None) -> None:
         self.categories = frozenset(categories)
+        # The rules each run reads, by name; None for every bundled rule.
+        self.rules = rules
+
+    def with_rules(self, rules: frozenset[str]) -> SemgrepTool:
+        """This tool running only ``rules`` (``Tool.with_rules``): semgrep-core reads a rules
+        file of those, and a language with none of them is not run at all. Reading all of
+        ``python.yml`` is most of a small run's time."""
+        return SemgrepTool(tuple(self.categories), rules)
 
     def applies_to(self, path: str) -> bool:
         """Files of a language we ship rules for."""
@@ -108,9 +117,12 @@ class SemgrepTool(Tool):
         hits: list[ToolHit] = []
         for rules, group in sorted(groups.items()):
             files, rules_path = tuple(sorted(group)), rules_file(rules)
+            only = _subset(rules_path, self.rules)
+            if only == ():
+                continue  # none of the rules wanted is this language's
             lines = None if focus is None else tuple(tuple(sorted(focus.get(p, ()))) for p in files)
-            key = (str(workspace), files, str(rules_path), lines)
-            run = partial(run_rules, workspace, files, rules_path, focus=focus)
+            key = (str(workspace), files, str(rules_path), only, lines)
+            run = partial(run_rules, workspace, files, rules_path, focus=focus, only=only)
             hits.extend(_CACHE.get(key, run))
         return [h for h in hits if self._wanted(h)]
 
@@ -121,8 +133,59 @@ class SemgrepTool(Tool):
         return info is not None and info.category in self.categories
 
 
-# The hits of recent (workspace, files, rules, focus lines) runs, so three agents cost one run.
-_CACHE: RunCache[tuple[str, tuple[str, ...], str, tuple[tuple[int, ...], ...] | None]] = RunCache()
+# The hits of recent (workspace, files, rules file, its rules run, focus lines) runs, so three
+# agents cost one run.
+_CACHE: RunCache[
+    tuple[str, tuple[str, ...], str, tuple[str, ...] | None, tuple[tuple[int, ...], ...] | None]
+] = RunCache()
+
+# A rule's first line in a bundled rules file; each rule runs to the next one (or the end).
+_RULE_START = re.compile(r"^  - id: ([\w-]+)\n", re.MULTILINE)
+
+
+@cache
+def _split_rules(path: Path) -> tuple[str, dict[str, str]] | None:
+    """The text of the rules file at ``path`` before its first rule, and each rule's text by
+    name; None when the file is not laid out as one list of rules at this indent, as the
+    bundled ones are (then every run reads the whole file)."""
+    text = path.read_text(encoding="utf-8")
+    starts = list(_RULE_START.finditer(text))
+    head = text[: starts[0].start() if starts else 0].splitlines()
+    if [line for line in head if line.strip() and not line.lstrip().startswith("#")] != ["rules:"]:
+        return None
+    # Every other line is a comment, blank or indented under its rule: a rule in another
+    # layout (flow style, a quoted id, another indent) would be folded into its neighbour.
+    body = text[starts[0].start() :].splitlines()
+    if not all(
+        line.startswith("    ") or not line.strip() or line.lstrip().startswith("#")
+        for line in body
+        if not _RULE_START.match(line + "\n")
+    ):
+        return None
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    rules = {m.group(1): text[m.start() : end] for m, end in zip(starts, ends, strict=True)}
+    if len(rules) != len(starts):
+        return None  # one name twice
+    return text[: starts[0].start()], rules
+
+
+def _subset(path: Path, wanted: frozenset[str] | None) -> tuple[str, ...] | None:
+    """The rules of the rules file at ``path`` among ``wanted``, by name; None for the whole
+    file: every rule is wanted, or the file cannot be split (``_split_rules``)."""
+    split = None if wanted is None else _split_rules(path)
+    if wanted is None or split is None:
+        return None
+    return tuple(sorted(wanted & split[1].keys()))
+
+
+def subset_text(path: Path, only: Sequence[str]) -> str:
+    """The rules file at ``path`` with only the rules named ``only``, each as written there;
+    a ``ToolError`` when it cannot be split or lacks one of them."""
+    split = _split_rules(path)
+    if split is None or not set(only) <= split[1].keys():
+        raise ToolError(f"cannot run rules {', '.join(only)} alone from {path.name}")
+    head, rules = split
+    return head + "".join(rules[rule] for rule in only)
 
 
 def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> str:
@@ -155,6 +218,7 @@ def run_rules(
     *,
     rule_timeout: float = RULE_TIMEOUT_S,
     focus: Focus = None,
+    only: Sequence[str] | None = None,
 ) -> list[ToolHit]:
     """One semgrep-core run of ``rules`` over ``paths`` (relative to ``workspace``), each rule
     given ``rule_timeout`` seconds per file; a file it gave up on is named in a hit.
@@ -164,6 +228,7 @@ def run_rules(
     branches that cannot run or elements that fold to literals from a copy without them
     (``constants``), and, with ``focus``, each function no line of the focus falls in is
     emptied (``focus``), lines and columns unchanged; their results name the original file.
+    With ``only``, just the rules of that name run, from a copy of ``rules`` with those.
     """
     if not paths:
         return []
@@ -171,6 +236,10 @@ def run_rules(
         copies = _readable_copies(workspace, paths, Path(scratch), focus)
         targets = Path(scratch) / "targets.json"
         targets.write_text(_targets(paths, copies), encoding="utf-8")
+        if only is not None:
+            subset = Path(scratch) / rules.name
+            subset.write_text(subset_text(rules, only), encoding="utf-8")
+            rules = subset
         # One core (-j 1): a review already runs its analysers side by side, a run per rules
         # file among them, and an eval runs cases side by side. Left to spread over every
         # core, semgrep-core only competed with them: on 2 cores the 3,000-file pull request
