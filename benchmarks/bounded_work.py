@@ -15,10 +15,10 @@ import resource
 import statistics
 import time
 
-from code_guard.diff import parse_diff
-from code_guard.engine import review_sync
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
 from code_guard.options import ModelOptions, ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 
 MODULE = '''\
 import json

@@ -17,7 +17,7 @@ from code_guard.evaluation.dataset import ExpectedFinding
 from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import CaseResult
-from code_guard.models import AgentName, Category, Finding, Severity
+from code_guard.findings import AgentName, Category, Finding, Severity
 from code_guard.options import ModelOptions, ReviewOptions
 
 

@@ -19,10 +19,10 @@ from collections import Counter
 from bounded_work import cpu_seconds
 from static_review import GO, JS
 
-from code_guard.diff import parse_diff
-from code_guard.engine import review_sync
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
 from code_guard.options import ModelOptions, ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 from code_guard.tools.runtime.warm import close_warm_pools
 
 PY = [

@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from code_guard.agents.answer import ModelAnswer
-from code_guard.diff import parse_diff
-from code_guard.engine import run_review
-from code_guard.llm import Completion, LLMClient, LLMSettings, Message, answer_json
-from code_guard.models import AgentName, Usage
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
+from code_guard.findings import AgentName, Usage
+from code_guard.model.interface import Completion, LLMClient, LLMSettings, Message, answer_json
 from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import run_review
 
 _EMPTY = answer_json(ModelAnswer(candidates=[], findings=[]))
 

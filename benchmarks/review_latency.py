@@ -23,12 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from code_guard.diff import Change, decode_diff, parse_diff
-from code_guard.engine import run_review
+from code_guard.change.diff import Change, decode_diff, parse_diff
+from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.evaluation.dataset import list_case_files, load_case
 from code_guard.evaluation.metrics import percentile
 from code_guard.options import ModelOptions, ReviewOptions
-from code_guard.request import ReviewRequest, split_lines
+from code_guard.review.engine import run_review
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import run_process
 from code_guard.tools.semgrep.tool import rules_file, semgrep_core

@@ -17,10 +17,10 @@ import time
 
 from bounded_work import cpu_seconds, python_diff
 
-from code_guard.diff import parse_diff
-from code_guard.engine import review_sync
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
 from code_guard.options import ModelOptions, ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 from code_guard.tools.runtime.warm import close_warm_pools
 
 _TARGETS = {2_000: " [target < 1 s]", 50_000: " [target < 10 s]"}

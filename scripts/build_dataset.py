@@ -42,8 +42,8 @@ CASE_KEYS = ("pr_id", "diff", "file_contents", "expected_findings")
 FINDING_KEYS = ("file_path", "line_start", "category")
 MIN_PER_CATEGORY = 2
 CONTEXT_LINES = 3
-# The vocabulary of code_guard.models.Category, repeated so that this script runs without the
-# package installed; tests/test_dataset_integrity.py keeps the two in step.
+# The vocabulary of code_guard.findings.Category, repeated so that this script runs without the
+# package installed; tests/evaluation/test_dataset_integrity.py keeps the two in step.
 # fmt: off
 CATEGORIES = (
     "sql_injection", "command_injection", "code_injection", "path_traversal", "xss", "ssrf",

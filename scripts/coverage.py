@@ -39,8 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the checkout's code_guard, not an installed copy
 
 from code_guard.agents.security import SecurityAgent  # noqa: E402
+from code_guard.findings import Category  # noqa: E402
 from code_guard.knowledge.mapping import lookup  # noqa: E402
-from code_guard.models import Category  # noqa: E402
 
 RULES_DIR = ROOT / "src" / "code_guard" / "tools" / "semgrep" / "rules"
 REFERENCE = ROOT / "docs" / "coverage-reference.yml"

@@ -25,15 +25,12 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from code_guard.diff import Change, parse_diff
+from code_guard.change.diff import Change, parse_diff
 from code_guard.evaluation.dataset import ExpectedFinding
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.report import render_markdown as render_eval
 from code_guard.evaluation.schema import CaseResult, EvalResults, RunMetadata
-from code_guard.github.anchors import Anchor
-from code_guard.github.comments import comment_body
-from code_guard.github.summary import blob_url, summary_comment
-from code_guard.models import (
+from code_guard.findings import (
     AgentName,
     AgentState,
     AgentStatus,
@@ -44,6 +41,9 @@ from code_guard.models import (
     Usage,
     Verdict,
 )
+from code_guard.github.anchors import Anchor
+from code_guard.github.comments import comment_body
+from code_guard.github.summary import blob_url, summary_comment
 from code_guard.report.markdown import render_markdown
 
 WIDTH = 1000

@@ -19,8 +19,8 @@ import pytest
 from pydantic import BaseModel
 
 from code_guard.agents.answer import CandidateVerdict, ModelAnswer, ModelFinding
-from code_guard.llm import Completion, LLMClient, LLMSettings, Message, answer_json
-from code_guard.models import AgentName, Category, Finding, Severity, Usage
+from code_guard.findings import AgentName, Category, Finding, Severity, Usage
+from code_guard.model.interface import Completion, LLMClient, LLMSettings, Message, answer_json
 from code_guard.options import SchemaMode
 
 # What a FakeLLM can be told to do on one call: answer with a pydantic value, with raw text,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from code_guard.findings import Category
 from code_guard.knowledge.mapping import lookup
-from code_guard.models import Category
 from code_guard.tools.base import ToolHit
 from code_guard.tools.semgrep.tool import SemgrepTool
 

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
 
 from code_guard.cli import main
-from code_guard.models import Review, Silencing, Verdict
+from code_guard.findings import Review, Silencing, Verdict
 
 SCHEMA = Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json"
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from code_guard.languages import LANGUAGES, Kind, interpreted_language, language_of
-from code_guard.regressions.tool import RegressionTool
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool
-from code_guard.tools.ruff import RuffTool
+from code_guard.tools.regressions.tool import RegressionTool
+from code_guard.tools.ruff.tool import RuffTool
 from code_guard.tools.semgrep.tool import SemgrepTool
 
 SUFFIXES = [suffix for language in LANGUAGES for suffix in language.suffixes]
@@ -68,9 +68,9 @@ _EVERY_SUFFIX = sorted(
 
 @pytest.mark.parametrize("suffix", _EVERY_SUFFIX)
 def test_each_analyser_reads_what_its_own_table_read(suffix: str) -> None:
-    from code_guard.regressions.detector import language_of as regression_language
     from code_guard.tools.access.tool import language_of as access_language
     from code_guard.tools.base import is_python
+    from code_guard.tools.regressions.detector import language_of as regression_language
     from code_guard.tools.semgrep.tool import SemgrepTool, _language
 
     path = f"src/app/x{suffix}"

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from code_guard.errors import ConfigError
-from code_guard.models import AgentName, Severity
+from code_guard.findings import AgentName, Severity
 from code_guard.options import (
     FLAT_KEYS,
     AnalysisOptions,

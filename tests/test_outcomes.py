@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
 from code_guard.cli import EXIT_INCOMPLETE, main
-from code_guard.diff import parse_diff
-from code_guard.engine import review_sync
-from code_guard.models import Outcome, Review, Verdict
+from code_guard.findings import Outcome, Review, Verdict
 from code_guard.options import ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 EVAL_LINE = "x = eval(input())"

@@ -137,7 +137,7 @@ def code_guard(*args: str) -> subprocess.CompletedProcess[str]:
 
 def added_lines(diff: Path) -> dict[str, set[int]]:
     """The new-file line numbers each file of ``diff`` adds."""
-    from code_guard.diff import parse_diff
+    from code_guard.change.diff import parse_diff
 
     change = parse_diff(diff.read_text(encoding="utf-8"))
     return {f.path: set(f.added) for f in change.files}

@@ -279,7 +279,7 @@ def test_the_sweep_finds_the_patterns_it_is_meant_to() -> None:
     closure = [c.cell_contents for c in rewrite.__closure__ or ()]
     assert any(isinstance(c, re.Pattern) and c in found for c in closure)
     literals = {p.pattern: at_start for p, at_start in PATTERNS.values()}
-    assert literals[r"\n\s*\n"] is False  # a re.split(r"...") call in report/plain.py
+    assert literals[r"\n\s*\n"] is False  # a re.split(r"...") call in trust/escaping.py
     assert any(literals.values())  # re.fullmatch(r"...") calls in knowledge/fixes.py
     assert any(name.endswith("@bandit B608") for name in PATTERNS)  # the catalogue's data
     assert len(PATTERNS) >= 30

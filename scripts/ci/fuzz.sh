@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the review's boundaries (tests/test_fuzz*.py) harder than the default test run:
+# Fuzz the review's boundaries (tests/change/test_fuzz*.py) harder than the default test run:
 # 2,000 examples with a fixed seed, then again with a rotating one (printed, to replay a
 # failure with `--hypothesis-seed=N`).
 set -euo pipefail
@@ -8,6 +8,6 @@ export CODE_GUARD_FUZZ_EXAMPLES=${CODE_GUARD_FUZZ_EXAMPLES:-2000}
 seed=$(date +%s)
 for s in 0 "$seed"; do
   echo "fuzz: $CODE_GUARD_FUZZ_EXAMPLES examples, --hypothesis-seed=$s"
-  python -m pytest tests/test_fuzz_boundaries.py tests/test_fuzz.py tests/github/test_gh_fuzz.py \
+  python -m pytest tests/change/test_fuzz_boundaries.py tests/change/test_fuzz.py tests/github/test_gh_fuzz.py \
     -p no:cacheprovider --hypothesis-seed="$s"
 done

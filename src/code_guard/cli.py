@@ -20,16 +20,16 @@ from typing import Any, get_args
 
 from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
-from code_guard.diff import Change, decode_diff, parse_diff
-from code_guard.engine import run_review
+from code_guard.change.diff import Change, decode_diff, parse_diff
+from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.errors import CodeGuardError, InputError
-from code_guard.model_client import make_llm
-from code_guard.models import AgentState, AgentStatus, Severity
-from code_guard.nofollow import read_beneath, write_replacing
+from code_guard.findings import AgentState, AgentStatus, Severity
+from code_guard.model.factory import make_llm
 from code_guard.options import OnError
 from code_guard.report import RENDERERS, OutputFormat
-from code_guard.request import ReviewRequest, split_lines
-from code_guard.sanitize import redact, redact_review
+from code_guard.review.engine import run_review
+from code_guard.trust.nofollow import read_beneath, write_replacing
+from code_guard.trust.sanitize import redact, redact_review
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INCOMPLETE = 0, 1, 2, 3, 4
 

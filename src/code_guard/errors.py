@@ -49,7 +49,7 @@ class ModelError(CodeGuardError):
     """The model failed to give a valid answer.
 
     ``spent`` holds the tokens and cost of the answers that were received but unusable, so a
-    failed model pass still reports what it cost (a ``code_guard.models.Usage``, or None).
+    failed model pass still reports what it cost (a ``code_guard.findings.Usage``, or None).
     """
 
     spent: object | None = None

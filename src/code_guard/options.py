@@ -27,11 +27,11 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
 from code_guard.errors import ConfigError
+from code_guard.findings import AgentName, Frozen, Severity
 from code_guard.knowledge.catalogue import table, tools
 from code_guard.knowledge.mapping import UNMAPPED, lookup
 from code_guard.knowledge.records import RuleRecord
-from code_guard.models import AgentName, Frozen, Severity
-from code_guard.sanitize import redact
+from code_guard.trust.sanitize import redact
 
 
 class DismissBy(StrEnum):

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from evalfakes import WriteCase, new_file_diff
 
-from code_guard.models import Category
+from code_guard.findings import Category
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from code_guard.engine import ReviewRequest
 from code_guard.evaluation.dataset import ExpectedFinding
 from code_guard.evaluation.metrics import score_case
 from code_guard.evaluation.schema import CaseResult
-from code_guard.models import (
+from code_guard.findings import (
     AgentName,
     AgentState,
     AgentStatus,
@@ -24,6 +23,7 @@ from code_guard.models import (
     Usage,
     Verdict,
 )
+from code_guard.review.engine import ReviewRequest
 
 # write_case(pr_id, expected=[(line, category)], **top_level_overrides) -> the case file.
 WriteCase = Callable[..., Path]

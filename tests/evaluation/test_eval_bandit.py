@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from evalfakes import new_file_diff, read_json
 
+from code_guard.change.diff import parse_diff
 from code_guard.cli import main
-from code_guard.diff import parse_diff
-from code_guard.engine import ReviewRequest, run_review
 from code_guard.evaluation.bandit_alone import BANDIT_ALONE, review_with_bandit
 from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.metrics import score_case
 from code_guard.evaluation.results import load_results, merge_results, rescore
 from code_guard.evaluation.runner import Reviewer, evaluate, make_reviewer
 from code_guard.evaluation.schema import STATIC_ONLY, EvalResults
-from code_guard.models import AgentName, Category, Finding
+from code_guard.findings import AgentName, Category, Finding
 from code_guard.options import AnalysisOptions, ModelOptions, ReviewOptions
+from code_guard.review.engine import ReviewRequest, run_review
 
 OFFLINE = ReviewOptions(model=ModelOptions(offline=True))
 

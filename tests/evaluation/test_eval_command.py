@@ -18,7 +18,7 @@ from code_guard.evaluation.dataset import Shard
 from code_guard.evaluation.entry import BUNDLED_DATASET, bundled_dataset, run_eval_for_action
 from code_guard.evaluation.results import load_results, merge_results, save_results
 from code_guard.evaluation.runner import evaluate
-from code_guard.models import Category
+from code_guard.findings import Category
 from code_guard.options import ModelOptions, ReviewOptions
 
 SQL_APP = """\

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from code_guard.cpus import core_ids as available
 from code_guard.evaluation.cores import kept_to_share, share
+from code_guard.tools.runtime.cpus import core_ids as available
 
 
 def test_each_process_gets_every_nth_core_from_its_own_place() -> None:

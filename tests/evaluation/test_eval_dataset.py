@@ -9,7 +9,7 @@ from evalfakes import WriteCase
 
 from code_guard.errors import ConfigError, DatasetError
 from code_guard.evaluation.dataset import CaseError, Shard, list_case_files, load_case
-from code_guard.models import Category
+from code_guard.findings import Category
 
 
 def test_valid_case_loads(write_case: WriteCase) -> None:

@@ -24,7 +24,7 @@ from code_guard.evaluation.entry import run_dataset, run_eval_for_action
 from code_guard.evaluation.metrics import error_failure, summarize
 from code_guard.evaluation.runner import EvalStopped, evaluate, pipeline_reviewer
 from code_guard.evaluation.schema import CaseResult
-from code_guard.models import Category
+from code_guard.findings import Category
 from code_guard.options import ModelOptions, ReviewOptions
 
 BUNDLED = Path(__file__).resolve().parents[2] / "dataset"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from code_guard.evaluation.dataset import ExpectedFinding
 from code_guard.evaluation.matching import Located, can_match, match_findings
-from code_guard.models import Category
+from code_guard.findings import Category
 
 SQL = Category.SQL_INJECTION
 XSS = Category.XSS

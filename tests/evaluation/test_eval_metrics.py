@@ -9,7 +9,7 @@ from evalfakes import errored, hand_computed_run
 
 from code_guard.evaluation.metrics import gate_failure, percentile, summarize
 from code_guard.evaluation.schema import Score
-from code_guard.models import AgentName, Category, Usage
+from code_guard.findings import AgentName, Category, Usage
 
 SQL = Category.SQL_INJECTION
 XSS = Category.XSS

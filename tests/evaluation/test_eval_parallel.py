@@ -23,7 +23,7 @@ from evalfakes import WriteCase
 
 from code_guard.evaluation.entry import run_dataset
 from code_guard.evaluation.parallel import share_work
-from code_guard.models import Category
+from code_guard.findings import Category
 from code_guard.options import ModelOptions, ReviewOptions
 
 BUNDLED = Path(__file__).resolve().parents[2] / "dataset"

@@ -19,7 +19,7 @@ from code_guard.evaluation.results import (
 )
 from code_guard.evaluation.runner import evaluate
 from code_guard.evaluation.schema import EvalResults
-from code_guard.models import AgentName, Category
+from code_guard.findings import AgentName, Category
 from code_guard.options import ModelOptions
 
 SQL = Category.SQL_INJECTION

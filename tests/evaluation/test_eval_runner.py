@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from evalfakes import FakeClock, FakeReviewer, WriteCase, make_finding
 
-from code_guard.engine import ReviewRequest
 from code_guard.errors import DatasetError, ToolError
 from code_guard.evaluation.dataset import Shard
 from code_guard.evaluation.results import merge_results
 from code_guard.evaluation.runner import evaluate, review_cases
 from code_guard.evaluation.schema import CaseResult, EvalResults
-from code_guard.models import Category, Review, Usage
+from code_guard.findings import Category, Review, Usage
 from code_guard.options import ModelOptions, ReviewOptions
+from code_guard.review.engine import ReviewRequest
 
 SQL = Category.SQL_INJECTION
 OFFLINE = ReviewOptions(model=ModelOptions(offline=True))

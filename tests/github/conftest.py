@@ -10,9 +10,9 @@ from ghfakes import FAST_RETRY, TOKEN, FindingFactory
 from ghstandin import FIXTURES, NUMBER, OWNER, REPO, GitHubStandIn, load_spec
 from pytest_httpserver import HTTPServer
 
-from code_guard.diff import Change, parse_diff
+from code_guard.change.diff import Change, parse_diff
+from code_guard.findings import AgentName, Category, Finding, Severity
 from code_guard.github.client import GitHubClient
-from code_guard.models import AgentName, Category, Finding, Severity
 
 
 @pytest.fixture

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from code_guard.github.retry import RetrySettings
-from code_guard.models import (
+from code_guard.findings import (
     AgentName,
     AgentState,
     AgentStatus,
@@ -14,6 +13,7 @@ from code_guard.models import (
     Severity,
     Verdict,
 )
+from code_guard.github.retry import RetrySettings
 
 # Tiny waits: the retry paths run for real, without sleeping through the test suite.
 FAST_RETRY = RetrySettings(

@@ -16,13 +16,13 @@ from ghfakes import FAST_RETRY, TOKEN, FindingFactory, make_review, render_stub
 from ghrunner import read_outputs, runner_environ, without_masks
 from ghstandin import FIXTURES, Fault, GitHubStandIn
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
 from code_guard.evaluation.command import EvalOutcome
 from code_guard.evaluation.schema import CaseResult
+from code_guard.findings import Finding, Review, Severity
 from code_guard.github.action import main
 from code_guard.github.client import GitHubClient
 from code_guard.github.services import Services
-from code_guard.models import Finding, Review, Severity
 from code_guard.options import ReviewOptions
 
 

@@ -8,12 +8,12 @@ import pytest
 from ghfakes import FAST_RETRY, TOKEN
 from ghstandin import NUMBER, OWNER, REPO, Fault, GitHubStandIn
 
-from code_guard.diff import parse_diff
+from code_guard.change.diff import parse_diff
 from code_guard.errors import GitHubError, PermissionDenied
+from code_guard.findings import SkippedFile
 from code_guard.github.client import GitHubClient
 from code_guard.github.patches import NO_PATCH_REASON
 from code_guard.github.retry import RetrySettings
-from code_guard.models import SkippedFile
 
 PR = rf"/pulls/{NUMBER}$"
 SECONDARY = (

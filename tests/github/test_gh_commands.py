@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from code_guard.findings import DismissalKind
 from code_guard.github.commands import Command, Rejected, parse_commands
-from code_guard.models import DismissalKind
 
 
 def test_a_reply_command_and_an_id_command() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from gfm import render_gfm
 from ghfakes import FindingFactory
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
+from code_guard.findings import Category, Severity
 from code_guard.github.anchors import Anchor, anchor_for, place_findings
 from code_guard.github.comments import (
     MAX_BODY,
@@ -17,7 +18,6 @@ from code_guard.github.comments import (
     group_by_anchor,
     suggestion_code,
 )
-from code_guard.models import Category, Severity
 
 
 def test_anchor_on_an_added_line(change: Change, make_finding: FindingFactory) -> None:

@@ -21,11 +21,11 @@ from ghstandin import GitHubStandIn
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
 from test_gh_action import Fakes, run_action
 
-from code_guard.dismissals import DISMISSALS_FILE
+from code_guard.findings import Finding, Severity
 from code_guard.github.publish import SUMMARY_MARKER
 from code_guard.github.services import Services
-from code_guard.models import Finding, Severity
 from code_guard.report.sarif import render_sarif
+from code_guard.review.dismissals import DISMISSALS_FILE
 
 AUTHOR = "octocat"  # who opened pull request #7 in the event fixture
 SCHEMA = Path(__file__).parents[1] / "fixtures" / "sarif-schema-2.1.0.json"

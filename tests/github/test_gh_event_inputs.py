@@ -11,6 +11,7 @@ import pytest
 from ghstandin import FIXTURES
 
 from code_guard.errors import ConfigError, EventError
+from code_guard.findings import AgentName, Severity
 from code_guard.github.event import PullRequestTarget, Skip, load_event
 from code_guard.github.inputs import (
     ActionInputs,
@@ -18,7 +19,6 @@ from code_guard.github.inputs import (
     read_inputs,
     read_runner_env,
 )
-from code_guard.models import AgentName, Severity
 
 
 def write_event(tmp_path: Path, **changes: Any) -> str:

@@ -31,7 +31,7 @@ from code_guard.report.feedback import (
     render_feedback_json,
     render_feedback_markdown,
 )
-from code_guard.report.plain import code_span
+from code_guard.trust.escaping import code_span
 
 BOT = "github-actions[bot]"
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC)

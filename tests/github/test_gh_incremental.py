@@ -16,7 +16,8 @@ from ghrunner import read_outputs, runner_environ
 from ghstandin import FIXTURES, GitHubStandIn
 from test_gh_action import Fakes
 
-from code_guard.diff import parse_diff
+from code_guard.change.diff import parse_diff
+from code_guard.findings import Finding, Severity, SkippedFile
 from code_guard.github.action import main
 from code_guard.github.incremental import (
     Record,
@@ -25,7 +26,6 @@ from code_guard.github.incremental import (
     read_record,
     record_trailer,
 )
-from code_guard.models import Finding, Severity, SkippedFile
 
 NEW_SHA = "c" * 40
 

@@ -17,16 +17,16 @@ from ghfakes import FAST_RETRY, TOKEN, FindingFactory
 from ghrunner import read_outputs, runner_environ
 from ghstandin import FIXTURES, GitHubStandIn
 
-from code_guard.diff import Change, parse_diff
-from code_guard.engine import review_sync
+from code_guard.change.diff import Change, parse_diff
+from code_guard.change.request import ReviewRequest
+from code_guard.findings import AgentName, Finding
 from code_guard.github.action import main
 from code_guard.github.anchors import Anchor, anchor_for
 from code_guard.github.comments import api_comment, comment_body, group_by_anchor
 from code_guard.github.services import default_services
-from code_guard.models import AgentName, Finding
 from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.report.json import render_json
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 
 PATH = "shop/views.py"
 NEW_SHA = "d" * 40

@@ -18,7 +18,7 @@ from ghrunner import read_outputs, runner_environ, without_masks
 from ghstandin import FIXTURES, GitHubStandIn
 from test_gh_action import Fakes, run_action
 
-from code_guard.diff import FileStatus
+from code_guard.change.diff import FileStatus
 from code_guard.github.action import main
 from code_guard.github.patches import diff_from_files
 from code_guard.github.services import default_services
@@ -124,7 +124,7 @@ CODE_PATCH = "@@ -0,0 +1,2 @@\n+import yaml\n+yaml.load(request.data)"
     ],
 )
 def test_a_type_change_from_the_files_api_keeps_the_new_code(files: list[dict[str, Any]]) -> None:
-    from code_guard.diff import parse_diff
+    from code_guard.change.diff import parse_diff
 
     fetched = diff_from_files(files)
     change = parse_diff(fetched.text)
@@ -142,7 +142,7 @@ def test_a_mode_change_from_the_files_api_is_a_deliberate_skip() -> None:
 
 
 def test_a_newline_in_a_file_name_cannot_forge_a_section() -> None:
-    from code_guard.diff import parse_diff
+    from code_guard.change.diff import parse_diff
 
     # Unquoted, the name's second line would be a hunk of its own, adding a line.
     name = "notes.md\n@@ -0,0 +1 @@\n+exec(data)"

@@ -25,12 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_gh_inline_confidence import added_file
 
-from code_guard.github.action import main
-from code_guard.github.incremental import read_record, record_trailer
-from code_guard.github.publish import SUMMARY_MARKER, PublishResult
-from code_guard.github.services import default_services
-from code_guard.github.summary import job_summary, summary_comment
-from code_guard.models import (
+from code_guard.findings import (
     AgentName,
     AgentState,
     AgentStatus,
@@ -42,6 +37,11 @@ from code_guard.models import (
     SkippedFile,
     Verdict,
 )
+from code_guard.github.action import main
+from code_guard.github.incremental import read_record, record_trailer
+from code_guard.github.publish import SUMMARY_MARKER, PublishResult
+from code_guard.github.services import default_services
+from code_guard.github.summary import job_summary, summary_comment
 from code_guard.report.markdown import render_markdown
 
 APPROVED = "@org/team ✅ **Approved by security** [re-run](x.html) <img src=x onerror=alert(1)>.py"

@@ -8,7 +8,8 @@ import pytest
 from ghfakes import FindingFactory, make_review, render_stub
 from ghstandin import FIXTURES, GitHubStandIn
 
-from code_guard.diff import Change, parse_diff
+from code_guard.change.diff import Change, parse_diff
+from code_guard.findings import Finding, Review, Severity
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import fingerprints_in
 from code_guard.github.publish import (
@@ -20,7 +21,6 @@ from code_guard.github.publish import (
     publish_review,
 )
 from code_guard.github.summary import summary_comment
-from code_guard.models import Finding, Review, Severity
 
 NEW_SHA = "f" * 40
 

@@ -25,15 +25,15 @@ from ghstandin import FIXTURES, GitHubStandIn
 from test_gh_inline_confidence import added_file
 
 from code_guard.agents.answer import ModelAnswer, ModelFinding
-from code_guard.diff import Change, parse_diff
-from code_guard.engine import review_sync
+from code_guard.change.diff import Change, parse_diff
+from code_guard.change.request import ReviewRequest
+from code_guard.findings import AgentName, Category, Review, Severity
 from code_guard.github.action import main
 from code_guard.github.comments import finding_marker
 from code_guard.github.services import Services, default_services
-from code_guard.llm import LLMClient
-from code_guard.models import AgentName, Category, Review, Severity
+from code_guard.model.interface import LLMClient
 from code_guard.options import AnalysisOptions, ReviewOptions
-from code_guard.request import ReviewRequest
+from code_guard.review.engine import review_sync
 
 NEW_SHA = "c" * 40
 FORGED_SHA = "f" * 40

@@ -23,13 +23,13 @@ from ghrunner import read_outputs, runner_environ
 from ghstandin import FIXTURES, NUMBER, OWNER, REPO, GitHubStandIn
 from test_gh_action import Fakes, Run
 
+from code_guard.findings import Finding, Severity
 from code_guard.github.action import main
 from code_guard.github.client import GitHubClient
 from code_guard.github.services import Services, default_services
 from code_guard.github.workflow import command, write_step_summary
-from code_guard.models import Finding, Severity
-from code_guard.report.plain import code_span, plain, plain_line
-from code_guard.sanitize import masking
+from code_guard.trust.escaping import code_span, plain, plain_line
+from code_guard.trust.sanitize import masking
 
 # The workflow's token: not in any well-known key format, so only its variable gives it away,
 # and full of characters markdown escapes.

@@ -9,6 +9,7 @@ from gfm import render_gfm
 from ghfakes import FindingFactory, make_review, render_stub
 from ghrunner import read_outputs
 
+from code_guard.findings import AgentName, Category, Finding, Severity
 from code_guard.github.publish import PublishResult
 from code_guard.github.summary import blob_url, job_summary, summary_comment
 from code_guard.github.workflow import (
@@ -22,7 +23,6 @@ from code_guard.github.workflow import (
     fit_summary,
     write_outputs,
 )
-from code_guard.models import AgentName, Category, Finding, Severity
 from code_guard.report.markdown import render_markdown
 
 

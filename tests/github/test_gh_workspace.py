@@ -20,10 +20,10 @@ from ghrunner import read_outputs, runner_environ
 from ghstandin import FIXTURES, GitHubStandIn
 from test_gh_action import Fakes, run_action
 
+from code_guard.findings import Finding
 from code_guard.github.action import SARIF_NAME, main
 from code_guard.github.eval_mode import RESULTS_NAME
 from code_guard.github.services import run_eval
-from code_guard.models import Finding
 
 CHECKOUT_TOKEN = "ghs_checkoutTokenPersisted000000000000000"
 ENV_SECRET = "sk-proj-envfilesecret0000000000000000"

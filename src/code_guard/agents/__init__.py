@@ -6,7 +6,7 @@ from code_guard.agents.base import Agent, AgentContext
 from code_guard.agents.performance import PerformanceAgent
 from code_guard.agents.security import SecurityAgent
 from code_guard.agents.style import StyleAgent
-from code_guard.models import AgentName
+from code_guard.findings import AgentName
 
 AGENTS: tuple[type[Agent], ...] = (SecurityAgent, PerformanceAgent, StyleAgent)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from code_guard.models import Category, Confidence, Frozen, Severity
+from code_guard.findings import Category, Confidence, Frozen, Severity
 
 
 class CandidateVerdict(Frozen):

@@ -16,21 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+from code_guard.agents.anchoring import anchor_finding, resolve_file
 from code_guard.agents.answer import ModelAnswer, ModelFinding
+from code_guard.agents.baseline import BaseSide
 from code_guard.agents.chunks import MIN_PART_TOKENS, Candidate, Chunk, Part, cut_to_fit, plan
+from code_guard.agents.confidence import DISPUTED
 from code_guard.agents.corroboration import corroborated
 from code_guard.agents.filtering import judge
 from code_guard.agents.introduced import introduced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
-from code_guard.anchoring import anchor_finding, resolve_file
-from code_guard.baseline import BaseSide
-from code_guard.confidence import DISPUTED
-from code_guard.diff import FileChange
+from code_guard.change.diff import FileChange
+from code_guard.change.linemap import analysed_lines, on_git_lines
+from code_guard.change.request import ReviewRequest
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
-from code_guard.knowledge.mapping import UNPARSABLE_RULE
-from code_guard.linemap import analysed_lines, on_git_lines
-from code_guard.llm import Answer, LLMClient, Message
-from code_guard.models import (
+from code_guard.findings import (
     FIX_CHARS,
     TEXT_CHARS,
     TITLE_CHARS,
@@ -47,10 +46,11 @@ from code_guard.models import (
     clip,
     silenced_counts,
 )
+from code_guard.knowledge.mapping import UNPARSABLE_RULE
+from code_guard.model.interface import Answer, LLMClient, Message
 from code_guard.options import AnalysisOptions
-from code_guard.request import ReviewRequest
-from code_guard.sanitize import strip_markers
 from code_guard.tools.base import NOT_ANALYSED_RULE, ChangeTool, Tool, ToolHit, in_tool_thread
+from code_guard.trust.sanitize import strip_markers
 
 # The answer schema's limit on candidate verdicts: more candidates go to more calls.
 _MAX_CANDIDATES = ModelAnswer.model_fields["candidates"].metadata[0].max_length

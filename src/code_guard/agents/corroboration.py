@@ -21,8 +21,8 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 
+from code_guard.findings import Silencing
 from code_guard.knowledge.security.model import load_model
-from code_guard.models import Silencing
 from code_guard.tools.base import ToolHit
 
 _PROOFS = frozenset({Silencing.GUARD.value, Silencing.SANITISER.value})

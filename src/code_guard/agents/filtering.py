@@ -16,13 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from code_guard.diff import FileChange
-from code_guard.knowledge.fixes import rewrite
-from code_guard.knowledge.mapping import lookup
-from code_guard.knowledge.placeholders import is_test_path
-from code_guard.knowledge.records import RuleRecord
-from code_guard.knowledge.suppressions import suppression
-from code_guard.models import (
+from code_guard.change.diff import FileChange
+from code_guard.change.request import ReviewRequest
+from code_guard.change.testfiles import TestFiles
+from code_guard.findings import (
     FIX_CHARS,
     MARK_CHARS,
     REASON_CHARS,
@@ -35,9 +32,12 @@ from code_guard.models import (
     Silencing,
     clip,
 )
+from code_guard.knowledge.fixes import rewrite
+from code_guard.knowledge.mapping import lookup
+from code_guard.knowledge.placeholders import is_test_path
+from code_guard.knowledge.records import RuleRecord
+from code_guard.knowledge.suppressions import suppression
 from code_guard.options import AnalysisOptions
-from code_guard.request import ReviewRequest
-from code_guard.testfiles import TestFiles
 from code_guard.tools.base import NOT_ANALYSED_RULE, ToolHit
 
 # An agent's own say on a mapped hit on its line (``Agent.keep``).

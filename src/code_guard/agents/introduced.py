@@ -17,13 +17,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from code_guard.agents.baseline import Claim, PreExisting, named, naming_styles, signature
 from code_guard.agents.filtering import silenced
-from code_guard.baseline import Claim, PreExisting, named, naming_styles, signature
+from code_guard.change.linemap import analysed_lines, maps_of, on_git_lines
+from code_guard.change.scopes import ScopeTables, in_table
 from code_guard.errors import ToolError
+from code_guard.findings import Category, Finding, Silenced, Silencing
 from code_guard.knowledge.mapping import lookup
-from code_guard.linemap import analysed_lines, maps_of, on_git_lines
-from code_guard.models import Category, Finding, Silenced, Silencing
-from code_guard.scopes import ScopeTables, in_table
 from code_guard.tools.base import Tool, ToolHit
 
 if TYPE_CHECKING:

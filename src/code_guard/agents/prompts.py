@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from code_guard.anchoring import removed_beside
-from code_guard.diff import Change, FileChange, FileStatus, render_numbered
-from code_guard.llm import Message
-from code_guard.models import Category, Finding
-from code_guard.request import ReviewRequest, split_lines
+from code_guard.agents.anchoring import removed_beside
+from code_guard.change.diff import Change, FileChange, FileStatus, render_numbered
+from code_guard.change.request import ReviewRequest, split_lines
+from code_guard.findings import Category, Finding
+from code_guard.model.interface import Message
 
 _MAX_FILE_CHARS = 24_000
 # A diff is cut here before it is counted in tokens: counting a 50,000-line diff to find out

@@ -4,15 +4,15 @@ protections and access checks, and the model."""
 from __future__ import annotations
 
 from code_guard.agents.base import Agent
+from code_guard.findings import AgentName, Category
 from code_guard.knowledge.mapping import lookup
 from code_guard.knowledge.placeholders import is_placeholder_value, is_test_path
-from code_guard.models import AgentName, Category
-from code_guard.regressions.tool import RegressionTool
 from code_guard.tools.access.tool import AccessControlTool
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool, ToolHit
 from code_guard.tools.python.settings import PythonSettingsTool
 from code_guard.tools.python.taint import PythonTaintTool
+from code_guard.tools.regressions.tool import RegressionTool
 from code_guard.tools.secrets.tool import GUESSING_DETECTORS, SecretsTool
 from code_guard.tools.semgrep.tool import SemgrepTool
 

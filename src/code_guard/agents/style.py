@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from code_guard.agents.base import Agent
-from code_guard.models import AgentName, Category
+from code_guard.findings import AgentName, Category
 from code_guard.tools.base import Tool
 from code_guard.tools.python.correctness import PythonCorrectnessTool
-from code_guard.tools.ruff import STYLE_RULES, RuffTool
+from code_guard.tools.ruff.tool import STYLE_RULES, RuffTool
 from code_guard.tools.semgrep.tool import SemgrepTool
 
 

@@ -17,16 +17,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from code_guard.agents.filtering import hit_finding, is_note
-from code_guard.engine import select_files
+from code_guard.change.request import ReviewRequest
+from code_guard.change.workspace import materialize
 from code_guard.errors import ToolError
+from code_guard.findings import AgentName, AgentState, AgentStatus, Finding, Review
 from code_guard.knowledge.mapping import UNMAPPED, lookup
-from code_guard.models import AgentName, AgentState, AgentStatus, Finding, Review
 from code_guard.options import AnalysisOptions
-from code_guard.request import ReviewRequest
-from code_guard.synthesizer import health_score, verdict
+from code_guard.review.engine import select_files
+from code_guard.review.synthesizer import health_score, verdict
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import ToolHit, in_tool_thread
-from code_guard.workspace import materialize
 
 # The mode recorded in results.json (as the static-only reason) and shown in the report.
 BANDIT_ALONE = (

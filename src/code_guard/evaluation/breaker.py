@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from code_guard.errors import ModelError, PermanentModelError
-from code_guard.llm import Answer, Completion, LLMClient, Message, T
+from code_guard.model.interface import Answer, Completion, LLMClient, Message, T
 
 DEFAULT_MAX_MODEL_FAILURES = 5
 

@@ -30,7 +30,7 @@ from code_guard.evaluation.results import (
 )
 from code_guard.evaluation.runner import Reviewer
 from code_guard.evaluation.schema import CaseResult, EvalResults
-from code_guard.nofollow import write_replacing
+from code_guard.trust.nofollow import write_replacing
 
 # The action's entry lives in ``entry``; it is re-exported here, where the action imports it.
 __all__ = [

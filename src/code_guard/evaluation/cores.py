@@ -15,7 +15,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from code_guard.cpus import thread_ids
+from code_guard.tools.runtime.cpus import thread_ids
 
 
 def share(index: int, count: int, cores: list[int]) -> set[int]:

@@ -20,7 +20,7 @@ from typing import Annotated
 from pydantic import Field, StrictInt, ValidationError, model_validator
 
 from code_guard.errors import ConfigError, DatasetError
-from code_guard.models import Category, Frozen
+from code_guard.findings import Category, Frozen
 
 # Strict: a line given as "5" or 5.0 is a mistake in the ground truth, not something to coerce.
 ExpectedLine = Annotated[StrictInt, Field(ge=1)]

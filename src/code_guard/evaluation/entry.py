@@ -22,7 +22,7 @@ from code_guard.evaluation.report import render_markdown
 from code_guard.evaluation.results import load_results, save_results
 from code_guard.evaluation.runner import ProgressFn, Reviewer, assemble, evaluate, make_reviewer
 from code_guard.evaluation.schema import EvalResults
-from code_guard.model_client import make_llm
+from code_guard.model.factory import make_llm
 from code_guard.options import ReviewOptions
 
 # src/code_guard/evaluation/entry.py -> the repository root, when running from a checkout.

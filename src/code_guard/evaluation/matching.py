@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from code_guard.models import Category
+from code_guard.findings import Category
 
 DEFAULT_TOLERANCE = 3
 

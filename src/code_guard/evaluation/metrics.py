@@ -23,7 +23,7 @@ from code_guard.evaluation.schema import (
     Score,
     ratio,
 )
-from code_guard.models import AgentName, Category, Finding, Usage
+from code_guard.findings import AgentName, Category, Finding, Usage
 
 
 def percentile(values: Iterable[float], percent: int) -> float:

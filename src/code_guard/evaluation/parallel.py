@@ -35,7 +35,6 @@ from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import TypeVar
 
-from code_guard.cpus import core_ids, thread_count
 from code_guard.evaluation.breaker import CircuitBreaker
 from code_guard.evaluation.cores import keep_to_share, kept_to_share
 from code_guard.evaluation.runner import (
@@ -47,8 +46,9 @@ from code_guard.evaluation.runner import (
     review_case,
 )
 from code_guard.evaluation.schema import CaseResult
-from code_guard.model_client import make_llm
+from code_guard.model.factory import make_llm
 from code_guard.options import ReviewOptions
+from code_guard.tools.runtime.cpus import core_ids, thread_count
 from code_guard.tools.runtime.warm import close_warm_pools
 
 T = TypeVar("T")

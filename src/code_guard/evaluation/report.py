@@ -18,7 +18,7 @@ from code_guard.evaluation.schema import (
     RunMetadata,
     Score,
 )
-from code_guard.report.plain import code_span, plain_line
+from code_guard.trust.escaping import code_span, plain_line
 
 WORST_CASES = 5
 MAX_ERRORED = 50

@@ -18,7 +18,7 @@ from code_guard.errors import InputError
 from code_guard.evaluation.dataset import Shard
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import CaseResult, EvalResults, RunMetadata
-from code_guard.nofollow import write_replacing
+from code_guard.trust.nofollow import write_replacing
 
 
 class ResultsError(InputError):

@@ -1,7 +1,7 @@
 """Review each case of a dataset with the real pipeline, concurrently, and score it.
 
 A case goes through what a pull request goes through: its diff is parsed with
-``code_guard.diff.parse_diff``, its ``file_contents`` are the files after the change, and
+``code_guard.change.diff.parse_diff``, its ``file_contents`` are the files after the change, and
 ``engine.run_review`` reviews it. The review function is injected, so tests can pass a fake
 reviewer and check the runner without depending on detection quality; ``Reviewer`` names
 the real ones: our pipeline, or Bandit alone (the baseline our figures are compared with).
@@ -19,16 +19,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import assert_never
 
-from code_guard.diff import parse_diff
-from code_guard.engine import ReviewRequest, run_review
+from code_guard.change.diff import parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, ModelError
 from code_guard.evaluation.bandit_alone import BANDIT_ALONE, bandit_reviewer
 from code_guard.evaluation.dataset import CaseError, Shard, list_case_files, load_case
 from code_guard.evaluation.metrics import score_case, summarize
 from code_guard.evaluation.schema import STATIC_ONLY, CaseResult, EvalResults, RunMetadata
-from code_guard.llm import LLMClient
-from code_guard.models import AgentState, Review
+from code_guard.findings import AgentState, Review
+from code_guard.model.interface import LLMClient
 from code_guard.options import ModelOptions, ReviewOptions
+from code_guard.review.engine import ReviewRequest, run_review
 
 ReviewFn = Callable[[ReviewRequest], Awaitable[Review]]
 ProgressFn = Callable[[int, int, CaseResult], None]

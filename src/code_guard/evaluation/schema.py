@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from code_guard.evaluation.dataset import ExpectedFinding
-from code_guard.models import AgentName, Category, Finding, Frozen, Usage
+from code_guard.findings import AgentName, Category, Finding, Frozen, Usage
 
 ResultsFormat = Literal["code-guard-eval/1"]
 RESULTS_FORMAT: ResultsFormat = "code-guard-eval/1"

@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TextIO
 
-from code_guard.diff import parse_diff
-from code_guard.dismissals import apply_dismissals
+from code_guard.change.diff import parse_diff
 from code_guard.errors import CodeGuardError, ConfigError, GitHubError
+from code_guard.findings import Review
 from code_guard.github import eval_mode, feedback_mode
 from code_guard.github.client import GitHubClient
 from code_guard.github.comments import MAX_BODY
@@ -50,10 +50,10 @@ from code_guard.github.workflow import (
     write_outputs,
     write_step_summary,
 )
-from code_guard.models import Review
-from code_guard.nofollow import write_replacing
-from code_guard.sanitize import masking, redact, redact_review, secret_values
-from code_guard.synthesizer import with_not_reviewed
+from code_guard.review.dismissals import apply_dismissals
+from code_guard.review.synthesizer import with_not_reviewed
+from code_guard.trust.nofollow import write_replacing
+from code_guard.trust.sanitize import masking, redact, redact_review, secret_values
 
 SARIF_NAME = "code-guard.sarif"
 EXIT_INCOMPLETE = 4

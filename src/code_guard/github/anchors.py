@@ -23,9 +23,9 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from code_guard.confidence import undisputed
-from code_guard.diff import Change, FileChange, Hunk, LineKind
-from code_guard.models import Finding
+from code_guard.agents.confidence import undisputed
+from code_guard.change.diff import Change, FileChange, Hunk, LineKind
+from code_guard.findings import Finding
 
 Side = Literal["RIGHT", "LEFT"]
 

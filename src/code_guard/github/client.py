@@ -49,7 +49,7 @@ from github.GithubException import GithubException, RateLimitExceededException
 from code_guard.errors import GitHubError, PermissionDenied
 from code_guard.github.patches import DiffFetch, diff_from_files
 from code_guard.github.retry import RetrySettings
-from code_guard.sanitize import redact
+from code_guard.trust.sanitize import redact
 
 DIFF_MEDIA_TYPE = "application/vnd.github.v3.diff"
 USER_AGENT = "ninja-code-guard"

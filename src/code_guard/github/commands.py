@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from code_guard.models import REASON_CHARS, DismissalKind
+from code_guard.findings import REASON_CHARS, DismissalKind
 
 PREFIX = "/code-guard"
 _COMMAND = re.compile(r"^\s{0,3}/code-guard(?:\s+(?P<rest>.*))?$", re.IGNORECASE)

@@ -15,14 +15,14 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
+from code_guard.findings import Finding, Severity
 from code_guard.github.anchors import Anchor
 from code_guard.knowledge.explanations import explain, rule_of
 from code_guard.knowledge.fixes import needs as needs_of
 from code_guard.knowledge.mapping import lookup
-from code_guard.models import Finding, Severity
 from code_guard.report.markdown import SEVERITY_ICON, footer, marks
-from code_guard.report.plain import code_span, plain, plain_line
+from code_guard.trust.escaping import code_span, plain, plain_line
 
 MAX_BODY = 65_536  # GitHub's limit on a comment body, in characters
 _FP_LINE = re.compile(

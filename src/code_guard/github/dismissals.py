@@ -25,18 +25,18 @@ import datetime as dt
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from code_guard.diff import Change
-from code_guard.dismissals import (
+from code_guard.change.diff import Change
+from code_guard.errors import GitHubError
+from code_guard.findings import Dismissal, Finding
+from code_guard.github.client import CommentRef, GitHubClient, PullRequestInfo, bot_login
+from code_guard.github.commands import PREFIX, Command, Rejected, parse_commands
+from code_guard.github.comments import fingerprints_in
+from code_guard.options import DismissBy
+from code_guard.review.dismissals import (
     DISMISSALS_FILE,
     match_file_entries,
     read_dismissals_file,
 )
-from code_guard.errors import GitHubError
-from code_guard.github.client import CommentRef, GitHubClient, PullRequestInfo, bot_login
-from code_guard.github.commands import PREFIX, Command, Rejected, parse_commands
-from code_guard.github.comments import fingerprints_in
-from code_guard.models import Dismissal, Finding
-from code_guard.options import DismissBy
 
 # Associations a person with write access has; anyone else is not asked about.
 _ASSOCIATED = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from code_guard.findings import DismissalKind
 from code_guard.github.client import CommentRef, GitHubClient, PullRequestInfo, bot_login
 from code_guard.github.comments import markers_in
 from code_guard.github.dismissals import Judge
-from code_guard.models import DismissalKind
 from code_guard.options import DismissBy
 from code_guard.report.feedback import Posted
 

@@ -15,7 +15,7 @@ from code_guard.github.inputs import ActionInputs, RunnerEnv, build_review_optio
 from code_guard.github.ownership import give_to_workspace_owner
 from code_guard.github.retry import RetrySettings
 from code_guard.github.workflow import command, write_step_summary
-from code_guard.nofollow import write_replacing
+from code_guard.trust.nofollow import write_replacing
 
 RESULTS_NAME = "code-guard-feedback.json"
 DEFAULT_SINCE = "30d"

@@ -28,12 +28,12 @@ from typing import Literal
 
 from pydantic import Field, ValidationError
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
 from code_guard.errors import GitHubError
+from code_guard.findings import AgentState, Finding, Frozen, Review, Severity
 from code_guard.github.client import GitHubClient
-from code_guard.models import AgentState, Finding, Frozen, Review, Severity
-from code_guard.sanitize import redact
-from code_guard.synthesizer import health_score, summarize, verdict
+from code_guard.review.synthesizer import health_score, summarize, verdict
+from code_guard.trust.sanitize import redact
 
 RECORD_PREFIX = "<!-- code-guard:record "
 _RECORD = re.compile(r"<!-- code-guard:record ([A-Za-z0-9+/]+={0,2}) -->")

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 
 from code_guard.errors import ConfigError
-from code_guard.models import Frozen
+from code_guard.findings import Frozen
 from code_guard.options import ReviewOptions, build_options, load_config_file
 
 DEFAULT_API_URL = "https://api.github.com"

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from code_guard.diff import quote_git_path
-from code_guard.models import SkippedFile
+from code_guard.change.diff import quote_git_path
+from code_guard.findings import SkippedFile
 
 NO_PATCH_REASON = "GitHub sent no patch for this file (binary, or too large to show)"
 MODE_ONLY_REASON = "file mode change only"  # the engine's words for the same change

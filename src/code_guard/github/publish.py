@@ -24,13 +24,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
 from code_guard.errors import GitHubError, PermissionDenied
+from code_guard.findings import Finding, Review
 from code_guard.github.anchors import place_findings
 from code_guard.github.client import GitHubClient, PostedReview
 from code_guard.github.comments import api_comment, fingerprints_in, group_by_anchor
-from code_guard.models import Finding, Review
-from code_guard.sanitize import redact
+from code_guard.trust.sanitize import redact
 
 SUMMARY_MARKER = "<!-- code-guard:summary -->"
 REVIEW_EVENT = "COMMENT"

@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from code_guard.diff import Change
+from code_guard.change.diff import Change
+from code_guard.findings import Review
 from code_guard.github.client import GitHubClient
 from code_guard.github.retry import RetrySettings
-from code_guard.models import Review
 from code_guard.options import ReviewOptions
 
 if TYPE_CHECKING:
@@ -79,8 +79,8 @@ def engine_review(
     model_paths: frozenset[str] | None = None,
 ) -> Review:
     """Review ``change`` with the engine and the model the options name (if any)."""
-    from code_guard.engine import ReviewRequest, review_sync
-    from code_guard.model_client import make_llm
+    from code_guard.model.factory import make_llm
+    from code_guard.review.engine import ReviewRequest, review_sync
 
     request = ReviewRequest(
         change=change, contents=contents, title=title, body=body, model_paths=model_paths

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pathspec
 
-from code_guard.diff import Change, FileStatus, decode_diff
+from code_guard.change.diff import Change, FileStatus, decode_diff
 from code_guard.errors import GitHubError
+from code_guard.findings import SkippedFile
 from code_guard.github.client import GitHubClient
-from code_guard.models import SkippedFile
-from code_guard.nofollow import read_beneath
+from code_guard.trust.nofollow import read_beneath
 
 MAX_FILE_BYTES = 1024 * 1024  # the contents API sends no text past 1 MB either
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from code_guard.dismissals import DISMISSALS_FILE, entries_yaml, file_entry
+from code_guard.findings import Review
 from code_guard.github.comments import BADGES, MAX_BODY, fit
 from code_guard.github.dismissals import Dismissals
 from code_guard.github.publish import SUMMARY_MARKER, PublishResult, Unplaced
 from code_guard.github.workflow import fit_summary
-from code_guard.models import Review
 from code_guard.report.markdown import dismissal_mark, location
-from code_guard.report.plain import code_span, plain_line
+from code_guard.review.dismissals import DISMISSALS_FILE, entries_yaml, file_entry
+from code_guard.trust.escaping import code_span, plain_line
 
 Render = Callable[[Review], str]
 

@@ -11,8 +11,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from code_guard.models import Finding, Severity
-from code_guard.sanitize import redact, secret_values
+from code_guard.findings import Finding, Severity
+from code_guard.trust.sanitize import redact, secret_values
 
 STEP_SUMMARY_LIMIT = 1024 * 1024  # GitHub drops a step summary over 1 MiB
 _TRUNCATED = "\n\n*(truncated to fit GitHub's 1 MiB job summary limit)*\n"

@@ -8,7 +8,7 @@ The records come from three places, all data:
 - the ``metadata:`` block of each bundled Semgrep rule (``tools/semgrep/rules/*.yml``), so a
   Semgrep rule is one entry of one file, beside ``knowledge/rules/semgrep.yml`` for the ids
   Semgrep reports that are no rule of ours;
-- the security-regression detector's protections (``regressions/protections.yml``), one
+- the security-regression detector's protections (``knowledge/protections.yml``), one
   rule per protection and category, with the facts ``knowledge/rules/security-regression.yml``
   adds (``regressions.py``).
 
@@ -30,10 +30,10 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from code_guard.findings import Category
 from code_guard.knowledge import regressions
 from code_guard.knowledge.fixes import REWRITES
 from code_guard.knowledge.records import CategoryText, IgnoredRule, RuleRecord
-from code_guard.models import Category
 
 Entry = RuleRecord | IgnoredRule
 
@@ -195,7 +195,7 @@ def _load(tool: str) -> Table | None:
     if tool == regressions.TOOL:
         facts = _valid(regressions.Facts, _yaml(_read(file), _name(file)), _name(file))
         links = {c: category_text(c).link for c in Category}
-        where = f"{_name(file)} with regressions/protections.yml"
+        where = f"{_name(file)} with knowledge/protections.yml"
         rules: dict[str, Entry] = {}
         try:
             for derived in regressions.derive(facts, links):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from code_guard.findings import Category, Finding
 from code_guard.knowledge.catalogue import category_text
 from code_guard.knowledge.mapping import lookup
-from code_guard.models import Category, Finding
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from code_guard.knowledge.records import RuleRecord
-from code_guard.python_parse import parse_python
+from code_guard.rewrites.python_parse import parse_python
 
 Rewrite = Callable[[str], str | None]
 

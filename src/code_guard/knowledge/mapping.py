@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 
+from code_guard.findings import Category, Severity
 from code_guard.knowledge.catalogue import table
 from code_guard.knowledge.records import LEVELS, IgnoredRule, RuleRecord
-from code_guard.models import Category, Severity
 
 # The facts of a rule nobody has described yet.
 UNMAPPED = RuleRecord(

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
-from code_guard.models import Category, Frozen, Severity
+from code_guard.findings import Category, Frozen, Severity
 
 # The readable confidence levels and the prior each stands for: how often a bare match of
 # the rule is a real problem (confidence.py raises it with the evidence).

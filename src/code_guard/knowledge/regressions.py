@@ -2,7 +2,7 @@
 
 A rule id is ``<protection id>.<category>``, with ``.weak`` appended when the evidence is thin
 (the protection went away but no replacement or sink that uses the value was seen). Each
-protection of ``regressions/protections.yml`` gives its severity, confidence, why and fix;
+protection of ``knowledge/protections.yml`` gives its severity, confidence, why and fix;
 ``knowledge/rules/security-regression.yml`` adds what is the same for all of them (the CWE of
 each category, how much less a weak match is worth) and the rules of the detector's own that
 no protection names. Nothing is listed by hand.
@@ -15,9 +15,9 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
+from code_guard.findings import Category, Frozen, Severity
+from code_guard.knowledge.protections import DERIVE, catalogue
 from code_guard.knowledge.records import Confidence, Cwe, RuleRecord, Text
-from code_guard.models import Category, Frozen, Severity
-from code_guard.regressions.catalogue import DERIVE, catalogue
 
 TOOL = "security-regression"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
-from code_guard.models import Review
+from code_guard.findings import Review
 from code_guard.report.json import render_json
 from code_guard.report.markdown import render_markdown
 from code_guard.report.sarif import render_sarif

@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass
 
 import yaml
 
-from code_guard.models import DismissalKind
+from code_guard.findings import DismissalKind
 from code_guard.options import rule_id_problem
-from code_guard.report.plain import code_span
+from code_guard.trust.escaping import code_span
 
 NOISIEST = 5  # rules named as the noisiest, at most
 NOISE_FLOOR = 0.5  # a rule is noisy when at least this share of its findings is dismissed wrong

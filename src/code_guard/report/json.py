@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from code_guard.findings import Finding, Review
 from code_guard.knowledge.explanations import explain
-from code_guard.models import Finding, Review
-from code_guard.sanitize import redact_json
+from code_guard.trust.sanitize import redact_json
 
 
 def explained(finding: Finding) -> Finding:

@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from code_guard.dismissals import short_id
+from code_guard.findings import Finding, Outcome, Review, Severity, Verdict
 from code_guard.knowledge.explanations import explain, rule_of
-from code_guard.models import Finding, Outcome, Review, Severity, Verdict
-from code_guard.report.plain import code_span, plain, plain_line
 from code_guard.report.silenced import SHOW_SILENCED, count_line
+from code_guard.review.dismissals import short_id
+from code_guard.trust.escaping import code_span, plain, plain_line
 
 _VERDICT = {
     Verdict.APPROVE: "✅ Approve",

@@ -27,10 +27,10 @@ import json
 from typing import Any
 
 from code_guard import package_version
+from code_guard.findings import AgentName, Category, Finding, Review, Severity, Silenced, Silencing
 from code_guard.knowledge.explanations import explain, explain_category, rule_of
 from code_guard.knowledge.mapping import lookup
-from code_guard.models import AgentName, Category, Finding, Review, Severity, Silenced, Silencing
-from code_guard.sanitize import redact_json
+from code_guard.trust.sanitize import redact_json
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _INFO_URI = "https://github.com/ninja/code-guard"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from code_guard.models import Review, Silenced, Silencing
+from code_guard.findings import Review, Silenced, Silencing
 
 # Where a listed candidate is explained, as the command line and the action both name it.
 SHOW_SILENCED = "show-silenced"

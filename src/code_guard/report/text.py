@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from code_guard.findings import Finding, Review
 from code_guard.knowledge.explanations import explain
-from code_guard.models import Finding, Review
 from code_guard.report.silenced import SHOW_SILENCED, count_line, record_line
 
 

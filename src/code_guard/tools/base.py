@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, ParamSpec, TypeVar
 
 from code_guard.errors import ToolError
+from code_guard.findings import clip
 from code_guard.languages import suffixes_read_by
-from code_guard.models import clip
 
 if TYPE_CHECKING:
-    from code_guard.diff import FileChange
-    from code_guard.request import ReviewRequest
+    from code_guard.change.diff import FileChange
+    from code_guard.change.request import ReviewRequest
 
 # What the Python analysers read (``languages.py``): sources and stubs.
 PYTHON_SUFFIXES = suffixes_read_by("bandit")

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import JsonValue, model_validator
 
-from code_guard.models import Category, Frozen
+from code_guard.findings import Category, Frozen
 
 _HERE = Path(__file__).resolve().parent
 

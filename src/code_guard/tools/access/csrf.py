@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from code_guard.diff import FileChange
+from code_guard.change.diff import FileChange
 from code_guard.tools.access.model import AccessModel
 from code_guard.tools.access.sides import IMPORT, Found, Side, count, file_count, is_code
 

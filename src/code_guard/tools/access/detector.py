@@ -27,8 +27,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from code_guard.diff import FileChange
-from code_guard.models import Silencing
+from code_guard.change.diff import FileChange
+from code_guard.findings import Silencing
 from code_guard.tools.access.csrf import csrf_changes
 from code_guard.tools.access.decorators import lost_decorators
 from code_guard.tools.access.guards import Guard, file_guards, guards_of, implies, is_check_name

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from code_guard.regressions.catalogue import DERIVE, Kind, catalogue
+from code_guard.knowledge.protections import DERIVE, Kind, catalogue
 from code_guard.tools.access.model import AccessModel, Language
 from code_guard.tools.access.scopes import Branch, Scope, branch_at, code, innermost, scopes
 

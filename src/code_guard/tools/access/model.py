@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import Field, ValidationError, field_validator
 
-from code_guard.models import Frozen
+from code_guard.findings import Frozen
 
 Language = Literal["python", "go", "javascript"]
 Url = Annotated[str, Field(pattern=r"^https://\S+$")]

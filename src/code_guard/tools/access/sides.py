@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from code_guard.diff import FileChange, HunkLine, LineKind
+from code_guard.change.diff import FileChange, HunkLine, LineKind
 from code_guard.tools.access.scopes import Scope, code
 
 IMPORT = re.compile(

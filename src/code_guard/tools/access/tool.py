@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from code_guard.regressions.detector import language_of as regression_language
 from code_guard.tools.access.detector import find_access_issues
 from code_guard.tools.access.model import Language, access_model
 from code_guard.tools.base import ChangeTool, ToolHit
+from code_guard.tools.regressions.detector import language_of as regression_language
 
 if TYPE_CHECKING:
-    from code_guard.diff import FileChange
-    from code_guard.request import ReviewRequest
+    from code_guard.change.diff import FileChange
+    from code_guard.change.request import ReviewRequest
 
 TOOL = "access-control"
 _STRONG = frozenset(

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from code_guard.python_parse import parse_failure, parse_python
+from code_guard.rewrites.python_parse import parse_failure, parse_python
 from code_guard.tools.base import (
     NOT_ANALYSED_RULE,
     RunCache,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from code_guard.python_parse import parse_python
+from code_guard.rewrites.python_parse import parse_python
 from code_guard.tools.python.nodes import walk
 
 _EVALUATORS = frozenset({"eval", "exec"})

@@ -38,12 +38,11 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from code_guard.findings import Silencing
 from code_guard.knowledge.security.model import SinkCall, load_model
-from code_guard.models import Silencing
 from code_guard.tools.base import Focus, ToolHit, not_analysed
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
 from code_guard.tools.python.checks import Scope, Vetted, key
-from code_guard.tools.python.constants import pruned_tree
 from code_guard.tools.python.flow import (
     Origin,
     Taint,
@@ -54,6 +53,7 @@ from code_guard.tools.python.flow import (
     reads_source,
     tainted,
 )
+from code_guard.tools.python.folding import pruned_tree
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from code_guard.cpus import core_count
+from code_guard.tools.runtime.cpus import core_count
 
 # Below this much input (about 4,000 lines of code) one process is as fast as several.
 MIN_PARALLEL_BYTES = 150_000

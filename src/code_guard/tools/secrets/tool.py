@@ -14,9 +14,9 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from code_guard.change.request import split_lines
 from code_guard.errors import ToolError
 from code_guard.knowledge.suppressions import without_allowlist_pragma
-from code_guard.request import split_lines
 from code_guard.tools.base import Focus, Tool, ToolHit, run_process
 from code_guard.tools.secrets.scan import GUESSING_DETECTORS, Hit, scan
 

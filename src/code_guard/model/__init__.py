@@ -1,0 +1,2 @@
+"""The model client family: the interface (``interface.py``) and one module per implementation
+(litellm), chosen by ``factory.py``."""

@@ -1,0 +1,1 @@
+"""ruff, as the performance and style agents' analyser."""
