@@ -81,7 +81,7 @@ _DATA_RULES = frozenset(
 
 def _on_literal_data(workspace: Path, result: dict[str, object]) -> str | None:
     """The name of the variable ``result``'s call takes as its first argument, when the call
-    is one of ``_DATA_RULES`` and constant folding (``tools/python/folding.py``) shows that
+    is one of ``_DATA_RULES`` and constant folding (``tools/python/folding/``) shows that
     variable holds a value built from literals only; else None. A literal written in the call
     keeps its result: the rule is about that use of the API, and its advice (``safe_load``,
     ``literal_eval``) still holds."""

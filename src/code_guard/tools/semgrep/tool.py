@@ -313,7 +313,7 @@ def _readable_copies(
         except (OSError, UnicodeDecodeError):
             continue
         rewritten = for_semgrep(text)
-        # Dead branches and literal elements (``tools/python/folding.py``): Semgrep's taint
+        # Dead branches and literal elements (``tools/python/folding/``): Semgrep's taint
         # rules join every branch and treat a container as one value.
         pruned = pruned_source(text, rewritten)
         rewritten = pruned if pruned is not None else rewritten
