@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from code_guard.change.testfiles import JS_SUFFIXES, PY_SUFFIXES
 from code_guard.languages import LANGUAGES, Kind, interpreted_language, language_of
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import Tool
@@ -88,3 +89,12 @@ def test_the_registry_names_each_analysers_suffixes_once() -> None:
     assert set(suffixes_read_by("semgrep")) == set(_SEMGREP_CORE)
     assert set(suffixes_read_by(REGRESSIONS)) == set(_REGRESSION_FAMILIES)
     assert suffixes_read_by("bandit") == (".py", ".pyi")
+
+
+def test_the_module_files_a_test_import_may_load_are_the_registrys() -> None:
+    # The test-file policy resolves imports by these suffixes; they were a table of their own
+    # (.py, .pyw, .pyi; every JavaScript-family suffix), now the registry's rows.
+    assert sorted(PY_SUFFIXES) == [".py", ".pyi", ".pyw"]
+    assert sorted(JS_SUFFIXES) == sorted(
+        [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte"]
+    )

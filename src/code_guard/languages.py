@@ -171,6 +171,14 @@ def suffixes_read_by(analyser: str) -> tuple[str, ...]:
     )
 
 
+def suffixes_of(*names: str) -> tuple[str, ...]:
+    """Every suffix of the languages called ``names`` (``"Python"``: .py, .pyi, .pyw), in the
+    registry's order: the files a module of those languages may be, analysed or not."""
+    return tuple(
+        suffix for language in LANGUAGES if language.name in names for suffix in language.suffixes
+    )
+
+
 # Interpreters a ``#!`` line may name, by the language they run (``python3.12`` is python).
 _INTERPRETERS = {
     "python": "Python", "node": "JavaScript", "nodejs": "JavaScript", "deno": "TypeScript",

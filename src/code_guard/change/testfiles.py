@@ -49,10 +49,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from code_guard.knowledge.placeholders import is_test_dir, is_test_path
+from code_guard.languages import suffixes_of
 from code_guard.rewrites.python_parse import parse_python
 
-PY_SUFFIXES = (".py", ".pyw", ".pyi")
-JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+# The files a module may be, by the import machinery of each family (the one language
+# registry's rows: a module is found whatever analysers read it).
+PY_SUFFIXES = suffixes_of("Python")
+JS_SUFFIXES = suffixes_of("JavaScript", "TypeScript", "Vue", "Svelte")
 _GO = ".go"
 # What may load a module named by a value, or run code or a program given as one: the import
 # machinery and code evaluators by their own names (``import_module``, ``exec``), and the
