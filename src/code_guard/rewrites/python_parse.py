@@ -85,3 +85,17 @@ def parse_failure(source: str) -> str | None:
 def parses(source: str) -> bool:
     """Whether ``source`` is valid Python."""
     return parse_python(source) is not None
+
+
+def dotted(node: ast.AST) -> str:
+    """Return ``a.b.c`` for a Name/Attribute chain ('' for anything else)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Call):
+        return dotted(node.func) + "()." + ".".join(reversed(parts)) if parts else ""
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""

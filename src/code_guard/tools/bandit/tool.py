@@ -10,9 +10,9 @@ from pathlib import Path
 
 from code_guard.errors import ToolError
 from code_guard.findings import Silencing
+from code_guard.rewrites.folding import folding_of
 from code_guard.rewrites.python_parse import parse_python
 from code_guard.tools.base import Tool, ToolHit, is_python, not_analysed
-from code_guard.tools.python.folding import folding_of
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
 from code_guard.tools.runtime.warm import WarmPool
 
@@ -81,7 +81,7 @@ _DATA_RULES = frozenset(
 
 def _on_literal_data(workspace: Path, result: dict[str, object]) -> str | None:
     """The name of the variable ``result``'s call takes as its first argument, when the call
-    is one of ``_DATA_RULES`` and constant folding (``tools/python/folding/``) shows that
+    is one of ``_DATA_RULES`` and constant folding (``rewrites/folding/``) shows that
     variable holds a value built from literals only; else None. A literal written in the call
     keeps its result: the rule is about that use of the API, and its advice (``safe_load``,
     ``literal_eval``) still holds."""

@@ -30,21 +30,6 @@ from code_guard.tools.base import (
 )
 from code_guard.tools.python.nodes import indexed
 
-
-def dotted(node: ast.AST) -> str:
-    """Return ``a.b.c`` for a Name/Attribute chain ('' for anything else)."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Call):
-        return dotted(node.func) + "()." + ".".join(reversed(parts)) if parts else ""
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
 Check = tuple[str, ast.expr | ast.stmt, str]  # rule, the node it is about, message
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from code_guard.tools.python.checker import Check, PythonChecker, dotted
+from code_guard.rewrites.python_parse import dotted
+from code_guard.tools.python.checker import Check, PythonChecker
 from code_guard.tools.python.nodes import walk
 
 # Calls that hit the database: ORM managers and query builders, DB-API cursors.

@@ -16,7 +16,7 @@ import builtins
 from collections.abc import Mapping
 
 from code_guard.knowledge.security.model import load_model
-from code_guard.tools.python.checker import dotted
+from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.python.nodes import walk
 
 _MODEL = load_model("python")

@@ -9,7 +9,7 @@ import ast
 from dataclasses import dataclass, field
 
 from code_guard.knowledge.security.model import load_model
-from code_guard.tools.python.checker import dotted
+from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.python.guards import Validators
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import Names

@@ -40,8 +40,10 @@ from pathlib import Path
 
 from code_guard.findings import Silencing
 from code_guard.knowledge.security.model import SinkCall, load_model
+from code_guard.rewrites.folding import pruned_tree
+from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.base import Focus, ToolHit, not_analysed
-from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles, dotted
+from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles
 from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.flow import (
     Origin,
@@ -53,7 +55,6 @@ from code_guard.tools.python.flow import (
     reads_source,
     tainted,
 )
-from code_guard.tools.python.folding import pruned_tree
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
 from code_guard.tools.python.nodes import indexed, walk

@@ -26,6 +26,7 @@ from code_guard.findings import Category
 from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
 from code_guard.languages import read_by
 from code_guard.rewrites.focus import emptied_outside
+from code_guard.rewrites.folding import pruned_source
 from code_guard.rewrites.syntax import for_semgrep
 from code_guard.tools.base import (
     NOT_ANALYSED_RULE,
@@ -36,7 +37,6 @@ from code_guard.tools.base import (
     not_analysed,
     run_process,
 )
-from code_guard.tools.python.folding import pruned_source
 
 # The time one rule may spend on one file, and how many rules may run out of it before the
 # file is given up (semgrep's own defaults are 5 s and 3; semgrep-core alone has no limit,
@@ -313,7 +313,7 @@ def _readable_copies(
         except (OSError, UnicodeDecodeError):
             continue
         rewritten = for_semgrep(text)
-        # Dead branches and literal elements (``tools/python/folding/``): Semgrep's taint
+        # Dead branches and literal elements (``rewrites/folding/``): Semgrep's taint
         # rules join every branch and treat a container as one value.
         pruned = pruned_source(text, rewritten)
         rewritten = pruned if pruned is not None else rewritten

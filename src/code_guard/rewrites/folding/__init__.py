@@ -41,9 +41,9 @@ scopes and names may fold), ``interpreter`` (the abstract run, ``Folding``), ``p
 (the rewritten source or tree) and ``fstrings`` (masking for an older parser).
 """
 
-from code_guard.tools.python.folding.interpreter import Folding, folded, folding_of
-from code_guard.tools.python.folding.pruning import pruned_source, pruned_tree
-from code_guard.tools.python.folding.values import STATIC, TOP, Env, Val
+from code_guard.rewrites.folding.interpreter import Folding, folded, folding_of
+from code_guard.rewrites.folding.pruning import pruned_source, pruned_tree
+from code_guard.rewrites.folding.values import STATIC, TOP, Env, Val
 
 __all__ = [
     "STATIC",

@@ -10,16 +10,14 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from code_guard.rewrites.python_parse import parse_python
-from code_guard.tools.python.checker import dotted
-from code_guard.tools.python.folding.bindings import (
+from code_guard.rewrites.folding.bindings import (
     _Everything,
     _foldable,
     _module_facts,
     _ModuleFacts,
     _untracked,
 )
-from code_guard.tools.python.folding.values import (
+from code_guard.rewrites.folding.values import (
     _CODEC_METHODS,
     _COMPARE,
     _LIST_MUTATORS,
@@ -39,6 +37,7 @@ from code_guard.tools.python.folding.values import (
     _join_envs,
     _Kind,
 )
+from code_guard.rewrites.python_parse import dotted, parse_python
 
 
 @dataclass

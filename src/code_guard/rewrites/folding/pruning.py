@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from code_guard.rewrites.edits import Edit, apply_edit, char_col
+from code_guard.rewrites.folding.fstrings import _FSTRING_START, _masked_fstrings
+from code_guard.rewrites.folding.interpreter import folded
 from code_guard.rewrites.python_parse import parse_python
-from code_guard.tools.python.folding.fstrings import _FSTRING_START, _masked_fstrings
-from code_guard.tools.python.folding.interpreter import folded
 
 # ---------------------------------------------------------------------------------------------
 # Rewriting: what the analysers read

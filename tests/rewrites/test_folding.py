@@ -1,4 +1,4 @@
-"""Constant folding (``tools/python/folding/``): a branch that cannot run and a literal
+"""Constant folding (``rewrites/folding/``): a branch that cannot run and a literal
 element of a locally built container carry no request data, for Semgrep's taint rules, our
 own taint check and Bandit's call checks alike; the tainted twin of each snippet still fires."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from semgrep_snippets import line_containing, run_snippets
 
+from code_guard.rewrites.folding import Folding, pruned_source
+from code_guard.rewrites.folding.bindings import _module_facts
+from code_guard.rewrites.folding.interpreter import _Scope
 from code_guard.tools.bandit.tool import BanditTool
-from code_guard.tools.python.folding import Folding, pruned_source
-from code_guard.tools.python.folding.bindings import _module_facts
-from code_guard.tools.python.folding.interpreter import _Scope
 from code_guard.tools.python.taint import PythonTaintTool
 
 HEAD = """\

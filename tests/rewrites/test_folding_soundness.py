@@ -22,7 +22,7 @@ from code_guard.cli import EXIT_FINDINGS, main
 from code_guard.findings import Outcome, Review
 from code_guard.rewrites.edits import Edit, apply_edit
 from code_guard.rewrites.focus import emptied_outside
-from code_guard.tools.python.folding import Folding, pruned_source, pruned_tree
+from code_guard.rewrites.folding import Folding, pruned_source, pruned_tree
 from code_guard.tools.python.taint import PythonTaintTool
 
 SINK = 'return requests.get(request.args["url"]).text  # sink'

@@ -9,13 +9,13 @@ import ast
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from code_guard.tools.python.checker import dotted
-from code_guard.tools.python.folding.values import (
+from code_guard.rewrites.folding.values import (
     _NESTED,
     _PURE_CALLS,
     _PURE_METHODS,
     _PURE_MODULES,
 )
+from code_guard.rewrites.python_parse import dotted
 
 # ---------------------------------------------------------------------------------------------
 # Which scopes can fold at all
