@@ -33,7 +33,7 @@ from code_guard.tools.access.csrf import csrf_changes
 from code_guard.tools.access.decorators import lost_decorators
 from code_guard.tools.access.guards import Guard, file_guards, guards_of, implies, is_check_name
 from code_guard.tools.access.model import AccessModel, Language
-from code_guard.tools.access.scopes import IF, Scope, code, innermost, statement
+from code_guard.tools.access.scopes import Scope, code, innermost, statement
 from code_guard.tools.access.scoping import dropped
 from code_guard.tools.access.siblings import unprotected
 from code_guard.tools.access.sides import (
@@ -46,6 +46,7 @@ from code_guard.tools.access.sides import (
     removed_lines,
     split_lines,
 )
+from code_guard.tools.regressions.proofs import IF
 
 _DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 # A call's name: starts only where a name starts, and never gives back, so linear.

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from code_guard.tools.access.model import Language
+from code_guard.tools.regressions.proofs import IF
 
 _PY_DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+(\w+)|^(\s*)class\s+(\w+)")
 _GO_FUNC = re.compile(r"^func\s*(?:\(\s*(?:\w+\s+)?\*?\s*(\w+)[^)]*\)\s*)?(\w+)")
@@ -27,7 +28,6 @@ _JS_ROUTE = re.compile(r"^\s*(\w+)\.(get|post|put|patch|delete|all|use)\(\s*([^,
 # A literal runs to its closing quote or, unterminated, to the end of the line: either way each
 # quote starts at most one scan, so runs of quotes and backslashes stay linear.
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*+(?:\"|\\?$)|'(?:\\.|[^'\\])*+(?:'|\\?$)|`[^`]*+(?:`|$)")
-IF = re.compile(r"^\s*(?:\}\s*else\s+)?(?:if|elif|else\s+if)\b")
 
 
 @dataclass(frozen=True, slots=True)

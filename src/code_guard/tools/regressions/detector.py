@@ -39,7 +39,7 @@ from code_guard.tools.regressions.hunks import (
     nearest,
     pair_of,
 )
-from code_guard.tools.regressions.proofs import ASSIGNED, IDENT, call_argument, uses
+from code_guard.tools.regressions.proofs import ASSIGNED, IDENT, call_argument, first_argument, uses
 from code_guard.tools.regressions.scope import Scope, sink_in_function
 
 __all__ = ["GENERIC_ID", "Regression", "find_regressions", "language_of"]
@@ -162,8 +162,8 @@ def _swapped_on_same_value(paired: HunkLine | None, removed: HunkLine, entry: Pr
         return False
     if not (safe.group(0).endswith("(") and unsafe.group(0).endswith("(")):
         return False
-    before = _first_argument(call_argument(removed.text, safe.end()))
-    after = _first_argument(call_argument(paired.text, unsafe.end()))
+    before = first_argument(call_argument(removed.text, safe.end()))
+    after = first_argument(call_argument(paired.text, unsafe.end()))
     return bool(before) and before == after
 
 
@@ -220,19 +220,6 @@ def _protective_argument(
     return make(entry.id, removed, target, Category(entry.category), True, title, entry.why)
 
 
-def _first_argument(inner: str) -> str:
-    """The first argument of an argument list (commas inside brackets do not split it)."""
-    depth = 0
-    for i, char in enumerate(inner):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            return inner[:i].strip()
-    return inner.strip()
-
-
 # Where a sanitiser went missing: the line to report, its category, the evidence, whether it
 # is an unchanged line, the proof that the value is still protected (None: nothing proves it),
 # and the wording of where (None: the usual one).
@@ -259,7 +246,7 @@ def _unwrapped(
         return None
     assigned = ASSIGNED.match(removed.text)
     names = [" ".join(inner.split())]
-    first = _first_argument(inner)
+    first = first_argument(inner)
     if first and first not in names and IDENT.fullmatch(first):
         names.append(first)
     if assigned and assigned.group(1) not in names:

@@ -82,9 +82,9 @@ def call_argument(text: str, start: int) -> str:
     return text[start:].strip()
 
 
-def split_arguments(inner: str) -> list[str]:
-    """An argument list cut at its top-level commas."""
-    parts: list[str] = []
+def _top_level_parts(inner: str) -> Iterator[str]:
+    """The parts of an argument list between its top-level commas, stripped, empty ones too
+    (commas inside brackets do not split it)."""
     depth, start = 0, 0
     for i, char in enumerate(inner):
         if char in "([{":
@@ -92,10 +92,19 @@ def split_arguments(inner: str) -> list[str]:
         elif char in ")]}":
             depth -= 1
         elif char == "," and depth == 0:
-            parts.append(inner[start:i].strip())
+            yield inner[start:i].strip()
             start = i + 1
-    parts.append(inner[start:].strip())
-    return [p for p in parts if p]
+    yield inner[start:].strip()
+
+
+def split_arguments(inner: str) -> list[str]:
+    """An argument list cut at its top-level commas."""
+    return [p for p in _top_level_parts(inner) if p]
+
+
+def first_argument(inner: str) -> str:
+    """The first argument of an argument list, as written ("" when it is empty)."""
+    return next(_top_level_parts(inner))
 
 
 def variable(name: str, text: str) -> bool:
