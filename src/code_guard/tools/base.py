@@ -168,25 +168,39 @@ class ProcessCrash(ToolError):
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
     """Run an analyser and return its stdout, wrapping every failure in ``ToolError`` (a
     process that ran and failed in ``ProcessCrash``)."""
-    timeout = process_timeout()
     try:
-        proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
+        process = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             list(args),
             cwd=cwd,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout,
-            check=False,
         )
-    except subprocess.TimeoutExpired as exc:
-        raise ToolError(f"{Path(args[0]).name} ran out of time after {timeout:.0f} s") from exc
     except OSError as exc:
         raise ToolError(f"{args[0]} could not run: {exc}") from exc
-    if proc.returncode not in ok_codes:
-        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        detail = f"exited {proc.returncode}: {last[0][:300]}"
-        raise ProcessCrash(f"{Path(args[0]).name} {detail}", detail, proc.returncode)
-    return proc.stdout
+    return finish_process(process, ok_codes)
+
+
+def finish_process(process: subprocess.Popen[str], ok_codes: tuple[int, ...] = (0,)) -> str:
+    """Wait for an analyser process (within ``process_timeout``) and return its stdout, as
+    ``run_process`` does: for one started earlier (``tools/semgrep/early.py``) too."""
+    timeout = process_timeout()
+    name = Path(str(process.args[0] if isinstance(process.args, list) else process.args)).name
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        process.kill()
+        process.communicate()
+        raise ToolError(f"{name} ran out of time after {timeout:.0f} s") from exc
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    if process.returncode not in ok_codes:
+        last = (stderr or stdout).strip().splitlines()[-1:] or ["no output"]
+        detail = f"exited {process.returncode}: {last[0][:300]}"
+        raise ProcessCrash(f"{name} {detail}", detail, process.returncode)
+    return stdout
 
 
 K = TypeVar("K", bound=Hashable)

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from code_guard.knowledge.security import load_model
-from code_guard.tools.semgrep.tool import rules_file
+from code_guard.tools.semgrep.command import rules_file
 
 ROOT = Path(__file__).resolve().parents[3]
 MODEL = load_model("python")
