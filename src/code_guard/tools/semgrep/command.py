@@ -5,6 +5,7 @@ agents."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from importlib.resources import files
@@ -62,6 +63,25 @@ def rules_file(name: str) -> Path:
     return Path(str(files("code_guard.tools.semgrep") / "rules" / name))
 
 
+def core_rules(path: Path) -> Path:
+    """The file semgrep-core reads for the rules file at ``path``: the JSON twin
+    ``scripts/semgrep_rules.py --write`` compiled from exactly this text (its name holds the
+    text's digest, so an edited rules file never meets a stale twin), else ``path`` itself.
+    semgrep-core reads the same rules from JSON in a third of the time (``python.yml``: 0.04
+    against 0.12 s), and every run pays it."""
+    try:
+        twin = compiled_path(path, path.read_bytes())
+    except OSError:
+        return path
+    return twin if twin.is_file() else path
+
+
+def compiled_path(path: Path, text: bytes) -> Path:
+    """Where the JSON twin of the rules file at ``path`` holding ``text`` lives."""
+    digest = hashlib.sha256(text).hexdigest()[:16]
+    return path.parent / "compiled" / f"{path.stem}-{digest}.json"
+
+
 def targets_json(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> str:
     """semgrep-core's ``-targets`` file: one code target per file, with its analyser (the
     ``targets`` type of semgrep's ``semgrep_output_v1`` interface); a file with a copy in
@@ -86,7 +106,8 @@ def targets_json(paths: Sequence[str], copies: Mapping[str, Path] | None = None)
 
 
 def command(rules: Path, targets: Path, rule_timeout: float = RULE_TIMEOUT_S) -> list[str]:
-    """The command line of one run of ``rules`` over the ``targets`` file."""
+    """The command line of one run of ``rules`` (read from its compiled twin when there is
+    one) over the ``targets`` file."""
     # One core (-j 1): a review already runs its analysers side by side, a run per rules
     # file among them, and an eval runs cases side by side. Left to spread over every
     # core, semgrep-core only competed with them: on 2 cores the 3,000-file pull request
@@ -94,7 +115,7 @@ def command(rules: Path, targets: Path, rule_timeout: float = RULE_TIMEOUT_S) ->
     return [
         str(semgrep_core()),
         "-rules",
-        str(rules),
+        str(core_rules(rules)),
         "-targets",
         str(targets),
         "-timeout",
