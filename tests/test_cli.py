@@ -404,3 +404,35 @@ def test_the_import_probe_sees_a_command_that_does_import_them(tmp_path: Path) -
     code, loaded = _imported_by(tmp_path, "eval", "--help")
     assert code == 0
     assert "code_guard.evaluation.command" in loaded
+
+
+# What a review needs only after semgrep-core has been started (``tools/semgrep/early.py``):
+# importing them before would make every review wait for them first.
+_AFTER_EARLY_START = ("asyncio", "code_guard.agents", "code_guard.report", "code_guard.review")
+_ORDER_PROBE = f"""\
+import json, sys
+from code_guard.cli import main
+watched = {_AFTER_EARLY_START!r}
+before = sorted(m for m in sys.modules if m.startswith(watched))
+code = main(sys.argv[1:])
+after = sorted(m for m in sys.modules if m.startswith(watched))
+print(json.dumps({{"code": code, "before": before, "after": after}}))
+"""
+
+
+def test_the_cli_imports_the_agents_only_after_starting_semgrep(tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-c", _ORDER_PROBE, "review", str(diff), "--offline", "-q"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+    )
+    answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert answer["code"] == 0
+    assert answer["before"] == []
+    # the review itself imports every one of them (the probe can fail)
+    for package in _AFTER_EARLY_START:
+        assert any(m == package or m.startswith(package + ".") for m in answer["after"]), package

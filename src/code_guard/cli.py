@@ -11,7 +11,6 @@ was partial or failed (something was not analysed) under ``--on-error fail``, th
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Sequence
@@ -245,6 +244,8 @@ def _new_files(request: ReviewRequest, paths_ignore: Sequence[str]) -> dict[str,
 
 def _finish_review(args: argparse.Namespace, options: ReviewOptions, request: ReviewRequest) -> int:
     # Imported here, after semgrep-core has been started: they are most of the CLI's import.
+    import asyncio
+
     from code_guard.model.factory import make_llm
     from code_guard.report import RENDERERS, OutputFormat
     from code_guard.review.engine import run_review
