@@ -221,7 +221,8 @@ def _review(args: argparse.Namespace) -> int:
         contents=_contents(change, args.root),
         gitattributes=_read_text(args.root / ".gitattributes"),
     )
-    early.start(_new_files(request, options.analysis.paths_ignore))
+    new = _new_files(request, options.analysis.paths_ignore)
+    early.start(new, (f.path for f in request.change.reviewable_files if f.path not in new))
     try:
         return _finish_review(args, options, request)
     finally:

@@ -119,6 +119,13 @@ def test_only_a_subset_of_rules_is_never_the_early_run(tmp_path: Path) -> None:
     assert early.pending() == 0
 
 
+def test_a_language_with_a_modified_file_is_not_started() -> None:
+    # the review's run reads the modified file too, so it could never take this one
+    assert early.start({"app.py": VULNERABLE, "web.js": "x = 1;\n"}, ["old.py"]) == 1
+    assert early.pending() == 1  # JavaScript's run only
+    assert early.start({"app.py": VULNERABLE}, ["README.md"]) == 1
+
+
 def test_paths_that_are_not_plain_relative_start_nothing() -> None:
     assert early.start({"../escape.py": SAFE}) == 0
     assert early.start({"/abs.py": SAFE}) == 0

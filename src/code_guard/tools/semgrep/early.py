@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,17 +86,20 @@ def _key(argv: Sequence[str]) -> str:
     return "\0".join(arg for i, arg in enumerate(argv) if i != _TARGETS)
 
 
-def start(texts: Mapping[str, str]) -> int:
+def start(texts: Mapping[str, str], others: Iterable[str] = ()) -> int:
     """Start semgrep-core on ``texts`` (new files by path, as the analysers will read them),
-    one run per bundled rules file; returns how many runs started. A change too large, a
-    path a file system cannot hold as it is, or any failure starts nothing: the review then
-    runs semgrep-core as it always does."""
+    one run per bundled rules file, except a rules file one of ``others`` (the change's other
+    files) is read by: the review's run would read that file too, and never take this one.
+    Returns how many runs started. A change too large, a path a file system cannot hold as
+    it is, or any failure starts nothing: the review then runs semgrep-core as it always
+    does."""
     if len(texts) > MAX_FILES or sum(map(len, texts.values())) > MAX_CHARACTERS:
         return 0
+    taken = {found[1] for path in others if (found := language_of(path)) is not None}
     groups: dict[str, list[str]] = {}
     for path in texts:
         found = language_of(path)
-        if found is not None:
+        if found is not None and found[1] not in taken:
             groups.setdefault(found[1], []).append(path)
     started = 0
     for rules, group in sorted(groups.items()):
