@@ -7,6 +7,7 @@ Most diffs touch plain-text files, which only detect-secrets (in-process) reads.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -436,3 +437,33 @@ def test_the_cli_imports_the_agents_only_after_starting_semgrep(tmp_path: Path) 
     # the review itself imports every one of them (the probe can fail)
     for package in _AFTER_EARLY_START:
         assert any(m == package or m.startswith(package + ".") for m in answer["after"]), package
+
+
+def test_the_command_writes_everything_and_leaves_no_process_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m code_guard`` ends without the interpreter's teardown (``cli.run``): the
+    report, the exit code and the progress lines must be those ``main`` gives, and no analyser
+    process (the Bandit worker, an early semgrep-core run) may outlive it."""
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    argv = ["review", str(diff), "--offline", "--format", "json", "--fail-on", "high"]
+    expected_code = main(argv)
+    expected = json.loads(capsys.readouterr().out)
+    proc = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-m", "code_guard", *argv],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, to look for what it left
+    )
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == expected_code == 1
+    got = json.loads(out)
+    assert [f["line_start"] for f in got["findings"]] == [
+        f["line_start"] for f in expected["findings"]
+    ]
+    assert got["findings"] and got["verdict"] == expected["verdict"]
+    assert "security agent ok" in err
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # nothing of its group is left

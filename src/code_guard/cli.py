@@ -11,11 +11,12 @@ was partial or failed (something was not analysed) under ``--on-error fail``, th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, NoReturn, get_args
 
 import pathspec
 
@@ -297,6 +298,24 @@ def _dispatch(args: argparse.Namespace) -> int:
     from code_guard.evaluation.command import run_eval_command
 
     return run_eval_command(args)
+
+
+def run() -> NoReturn:
+    """The ``code-guard`` command and ``python -m code_guard``: ``main``, then an exit that
+    skips the interpreter's teardown. Freeing every module and object of a review took 0.05 to
+    0.08 s a user waits for and nothing needs: the report is written and flushed, the early
+    Semgrep runs are ended and the warm analyser workers closed (so their time is still this
+    process's children's) before the process ends."""
+    code = main()
+    if "code_guard.tools.runtime.warm" in sys.modules:
+        from code_guard.tools.runtime.warm import close_warm_pools
+
+        close_warm_pools()
+    early.discard()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
