@@ -31,7 +31,7 @@ from code_guard.options import ModelOptions, ReviewOptions
 from code_guard.review.engine import run_review
 from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import run_process
-from code_guard.tools.semgrep.tool import rules_file, semgrep_core
+from code_guard.tools.semgrep.command import rules_file, semgrep_core
 
 REPO = Path(__file__).resolve().parents[1]
 OFFLINE = ReviewOptions(model=ModelOptions(offline=True))

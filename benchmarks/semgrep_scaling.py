@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from code_guard.tools.semgrep.tool import _targets, rules_file, semgrep_core
+from code_guard.tools.semgrep.command import rules_file, semgrep_core, targets_json
 
 
 def stream(folder: Path, runs: int) -> None:
@@ -38,7 +38,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "app.py").write_text("import os\n\nos.system(input())\n", encoding="utf-8")
-        (folder / "targets.json").write_text(_targets(["app.py"]), encoding="utf-8")
+        (folder / "targets.json").write_text(targets_json(["app.py"]), encoding="utf-8")
         ratios = []
         for round_ in range(1, args.repeat + 1):
             started = time.perf_counter()

@@ -18,7 +18,8 @@ the syntax of its language:
   ``||`` operand, ``if $OTHER || <failure>``, clean in the statements after it.
 
 The rules written by hand follow the generated ones in the same file, after a marker line; the
-script copies them as they are.
+script copies them as they are. Each rules file is also compiled to JSON (``rules/compiled/``,
+named by the YAML text's digest), the same rules semgrep-core reads in a third of the time.
 
 Usage::
 
@@ -29,6 +30,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +49,7 @@ from code_guard.knowledge.security import (  # noqa: E402
     TaintRule,
     load_model,
 )
+from code_guard.tools.semgrep.command import compiled_path  # noqa: E402
 
 RULES_DIR = ROOT / "src" / "code_guard" / "tools" / "semgrep" / "rules"
 LANGUAGES = ("python", "javascript", "go")
@@ -484,19 +487,39 @@ def _files() -> Iterator[tuple[Path, str]]:
         yield path, render(language, current)
 
 
+def compiled(text: str) -> str:
+    """The rules file ``text`` as the JSON semgrep-core reads in its place."""
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def main() -> int:
-    """Write or check the generated rules."""
+    """Write or check the generated rules and their compiled twins."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="regenerate the taint rules")
     mode.add_argument("--check", action="store_true", help="fail when they are out of date")
     args = parser.parse_args()
     stale = []
+    twins = set()
     for path, text in _files():
+        twin = compiled_path(path, text.encode("utf-8"))
+        twins.add(twin)
         if args.write:
             path.write_text(text, encoding="utf-8")
-        elif path.read_text(encoding="utf-8") != text:
+            twin.parent.mkdir(exist_ok=True)
+            twin.write_text(compiled(text), encoding="utf-8")
+            continue
+        if path.read_text(encoding="utf-8") != text:
             stale.append(path.name)
+        elif not twin.is_file() or twin.read_text(encoding="utf-8") != compiled(text):
+            stale.append(f"compiled/{twin.name}")
+    others = sorted(set((RULES_DIR / "compiled").glob("*.json")) - twins)
+    for other in others:
+        if args.write:
+            other.unlink()
+        else:
+            stale.append(f"compiled/{other.name} (of no rules file)")
     if stale:
         print(
             f"{', '.join(stale)} out of date with the security model: "

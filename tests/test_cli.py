@@ -7,6 +7,7 @@ Most diffs touch plain-text files, which only detect-secrets (in-process) reads.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -404,3 +405,65 @@ def test_the_import_probe_sees_a_command_that_does_import_them(tmp_path: Path) -
     code, loaded = _imported_by(tmp_path, "eval", "--help")
     assert code == 0
     assert "code_guard.evaluation.command" in loaded
+
+
+# What a review needs only after semgrep-core has been started (``tools/semgrep/early.py``):
+# importing them before would make every review wait for them first.
+_AFTER_EARLY_START = ("asyncio", "code_guard.agents", "code_guard.report", "code_guard.review")
+_ORDER_PROBE = f"""\
+import json, sys
+from code_guard.cli import main
+watched = {_AFTER_EARLY_START!r}
+before = sorted(m for m in sys.modules if m.startswith(watched))
+code = main(sys.argv[1:])
+after = sorted(m for m in sys.modules if m.startswith(watched))
+print(json.dumps({{"code": code, "before": before, "after": after}}))
+"""
+
+
+def test_the_cli_imports_the_agents_only_after_starting_semgrep(tmp_path: Path) -> None:
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-c", _ORDER_PROBE, "review", str(diff), "--offline", "-q"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+    )
+    answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert answer["code"] == 0
+    assert answer["before"] == []
+    # the review itself imports every one of them (the probe can fail)
+    for package in _AFTER_EARLY_START:
+        assert any(m == package or m.startswith(package + ".") for m in answer["after"]), package
+
+
+def test_the_command_writes_everything_and_leaves_no_process_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m code_guard`` ends without the interpreter's teardown (``cli.run``): the
+    report, the exit code and the progress lines must be those ``main`` gives, and no analyser
+    process (the Bandit worker, an early semgrep-core run) may outlive it."""
+    diff = write(tmp_path, "change.diff", SECRET_DIFF)
+    argv = ["review", str(diff), "--offline", "--format", "json", "--fail-on", "high"]
+    expected_code = main(argv)
+    expected = json.loads(capsys.readouterr().out)
+    proc = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-m", "code_guard", *argv],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, to look for what it left
+    )
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == expected_code == 1
+    got = json.loads(out)
+    assert [f["line_start"] for f in got["findings"]] == [
+        f["line_start"] for f in expected["findings"]
+    ]
+    assert got["findings"] and got["verdict"] == expected["verdict"]
+    assert "security agent ok" in err
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # nothing of its group is left

@@ -72,13 +72,14 @@ def test_each_analyser_reads_what_its_own_table_read(suffix: str) -> None:
     from code_guard.tools.access.tool import language_of as access_language
     from code_guard.tools.base import is_python
     from code_guard.tools.regressions.detector import language_of as regression_language
-    from code_guard.tools.semgrep.tool import SemgrepTool, _language
+    from code_guard.tools.semgrep.command import language_of as semgrep_language
+    from code_guard.tools.semgrep.tool import SemgrepTool
 
     path = f"src/app/x{suffix}"
     family = _REGRESSION_FAMILIES.get(suffix.lower())
     assert regression_language(path) == family
     assert access_language(path) == family
-    assert _language(path) == _SEMGREP_CORE.get(suffix.lower())
+    assert semgrep_language(path) == _SEMGREP_CORE.get(suffix.lower())
     assert SemgrepTool(()).applies_to(path) is (suffix.lower() in _SEMGREP_CORE)
     assert is_python(path) is (suffix in (".py", ".pyi"))
 

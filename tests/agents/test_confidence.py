@@ -18,7 +18,7 @@ from code_guard.findings import (
     Severity,
 )
 from code_guard.review.synthesizer import synthesize
-from code_guard.tools.semgrep.tool import rules_file
+from code_guard.tools.semgrep.command import rules_file
 
 if TYPE_CHECKING:
     from conftest import MakeFinding

@@ -18,7 +18,8 @@ from code_guard.options import AnalysisOptions, ReviewOptions
 from code_guard.review.engine import review_sync
 from code_guard.tools.base import Focus, ToolHit
 from code_guard.tools.semgrep import tool as semgrep_tool
-from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, subset_text
+from code_guard.tools.semgrep.command import rules_file
+from code_guard.tools.semgrep.tool import SemgrepTool, subset_text
 
 OLD = """\
 const express = require("express");

@@ -15,7 +15,8 @@ from code_guard.cli import EXIT_FINDINGS, EXIT_INCOMPLETE, main
 from code_guard.findings import FIX_CHARS, Outcome, Review, Verdict
 from code_guard.options import DEFAULT_TIME_BUDGET_MIN, ReviewOptions, build_options
 from code_guard.review.limits import MAX_LINE_CHARS
-from code_guard.tools.semgrep.tool import rules_file, run_rules
+from code_guard.tools.semgrep.command import rules_file
+from code_guard.tools.semgrep.tool import run_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 EXEC = "exec(sys.stdin.read())"

@@ -11,14 +11,15 @@ import pytest
 
 from code_guard.findings import Category
 from code_guard.rewrites.syntax import for_semgrep
-from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules
+from code_guard.tools.semgrep.command import rules_file
+from code_guard.tools.semgrep.tool import SemgrepTool, run_rules
 
 # Two annotated Semgrep targets, many of whose lines the bundled rules report.
 TARGETS = Path(__file__).resolve().parents[1] / "tools" / "semgrep" / "targets" / "python"
 VIEWS_PY = (TARGETS / "views.py").read_text(encoding="utf-8")
 APP_PY = (TARGETS / "app.py").read_text(encoding="utf-8")
 
-EVERY_FORM = '''\
+EVERY_FORM = """\
 def route(db, name, command):
     match command:
         case "a" | "b":
@@ -42,7 +43,7 @@ def route(db, name, command):
         case (x, y) if (x ==
                         y):
             return x
-'''
+"""
 
 
 def rewritten_in_place(source: str) -> tuple[str, list[tuple[str, str]]]:

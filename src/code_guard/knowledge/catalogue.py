@@ -33,6 +33,7 @@ from pydantic import BaseModel, ValidationError
 from code_guard.findings import Category
 from code_guard.knowledge import regressions
 from code_guard.knowledge.fixes import REWRITES
+from code_guard.knowledge.loading import load_yaml
 from code_guard.knowledge.records import CategoryText, IgnoredRule, RuleRecord
 
 Entry = RuleRecord | IgnoredRule
@@ -61,10 +62,8 @@ class Table:
 
 
 def _yaml(text: str, where: str) -> Any:
-    # libyaml's loader when present: the pure-Python one is several times slower.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         raise CatalogueError(f"{where} is not YAML: {' '.join(str(exc).split())}") from exc
 

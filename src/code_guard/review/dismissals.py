@@ -22,14 +22,13 @@ import yaml
 from pydantic import Field, ValidationError
 
 from code_guard.findings import Dismissal, DismissalKind, Finding, Frozen, Review, Severity
+from code_guard.knowledge.loading import load_yaml
 from code_guard.review.synthesizer import health_score, verdict
 
 DISMISSALS_FILE = ".code-guard/dismissals.yml"
 SHORT_ID_CHARS = 8
 # A file larger than this is refused whole: it is read on every review.
 MAX_FILE_ENTRIES = 1000
-
-
 
 
 def short_id(fingerprint: str) -> str:
@@ -96,7 +95,7 @@ def read_dismissals_file(text: str, today: dt.date, name: str = DISMISSALS_FILE)
     problem each, and the others count.
     """
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import functools
 import subprocess
@@ -11,7 +10,6 @@ import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,8 @@ from code_guard.findings import clip
 from code_guard.languages import suffixes_read_by
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from code_guard.change.diff import FileChange
     from code_guard.change.request import ReviewRequest
 
@@ -36,20 +36,30 @@ _PROCESS_TIMEOUT_S = 300.0
 Focus = Mapping[str, Collection[int]] | None
 
 
-# The threads that run tools: enough for every tool of every agent at once, so each analyser
-# process starts as soon as its agent asks for it (asyncio's default pool has cores + 4
-# threads, and tools waiting on a shared run would hold them).
-_TOOL_THREADS = ThreadPoolExecutor(max_workers=32, thread_name_prefix="code-guard-tool")
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+@functools.cache
+def _tool_threads() -> ThreadPoolExecutor:
+    """The threads that run tools: enough for every tool of every agent at once, so each
+    analyser process starts as soon as its agent asks for it (asyncio's default pool has
+    cores + 4 threads, and tools waiting on a shared run would hold them). Made on first use,
+    as asyncio and the pool's module are imported then: the CLI imports this module before it
+    starts semgrep-core (``tools/semgrep/early.py``), and they are not needed by then."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=32, thread_name_prefix="code-guard-tool")
 
 
 async def in_tool_thread(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     """``asyncio.to_thread`` on the tools' own thread pool: ``func`` runs there with this
     task's context variables (the deadline)."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     call = functools.partial(contextvars.copy_context().run, func, *args, **kwargs)
-    return await loop.run_in_executor(_TOOL_THREADS, call)
+    return await loop.run_in_executor(_tool_threads(), call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,25 +178,39 @@ class ProcessCrash(ToolError):
 def run_process(args: Sequence[str], cwd: Path, ok_codes: tuple[int, ...] = (0,)) -> str:
     """Run an analyser and return its stdout, wrapping every failure in ``ToolError`` (a
     process that ran and failed in ``ProcessCrash``)."""
-    timeout = process_timeout()
     try:
-        proc = subprocess.run(  # noqa: S603 - fixed argv, no shell
+        process = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             list(args),
             cwd=cwd,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout,
-            check=False,
         )
-    except subprocess.TimeoutExpired as exc:
-        raise ToolError(f"{Path(args[0]).name} ran out of time after {timeout:.0f} s") from exc
     except OSError as exc:
         raise ToolError(f"{args[0]} could not run: {exc}") from exc
-    if proc.returncode not in ok_codes:
-        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        detail = f"exited {proc.returncode}: {last[0][:300]}"
-        raise ProcessCrash(f"{Path(args[0]).name} {detail}", detail, proc.returncode)
-    return proc.stdout
+    return finish_process(process, ok_codes)
+
+
+def finish_process(process: subprocess.Popen[str], ok_codes: tuple[int, ...] = (0,)) -> str:
+    """Wait for an analyser process (within ``process_timeout``) and return its stdout, as
+    ``run_process`` does: for one started earlier (``tools/semgrep/early.py``) too."""
+    timeout = process_timeout()
+    name = Path(str(process.args[0] if isinstance(process.args, list) else process.args)).name
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        process.kill()
+        process.communicate()
+        raise ToolError(f"{name} ran out of time after {timeout:.0f} s") from exc
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    if process.returncode not in ok_codes:
+        last = (stderr or stdout).strip().splitlines()[-1:] or ["no output"]
+        detail = f"exited {process.returncode}: {last[0][:300]}"
+        raise ProcessCrash(f"{name} {detail}", detail, process.returncode)
+    return stdout
 
 
 K = TypeVar("K", bound=Hashable)

@@ -21,7 +21,8 @@ from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
 from code_guard.knowledge.records import RuleRecord
 from code_guard.tools.base import ToolHit, run_process
 from code_guard.tools.secrets.tool import SecretsTool
-from code_guard.tools.semgrep.tool import SemgrepTool, rules_file, run_rules, semgrep_core
+from code_guard.tools.semgrep.command import rules_file, semgrep_core
+from code_guard.tools.semgrep.tool import SemgrepTool, run_rules
 
 RULES_DIR = rules_file("python.yml").parent
 RULE_FILES = sorted(RULES_DIR.glob("*.yml"))
@@ -556,4 +557,3 @@ def test_sync_fs_calls_in_request_handlers_block_the_event_loop(tmp_path: Path) 
     found = {(h.rule, h.line) for h in SemgrepTool(ALL).run(tmp_path, ["server.js"])}
     assert ("js-blocking-io-sync-fs-in-handler", 4) in found
     assert ("js-blocking-io-sync-fs-in-handler", 2) not in found  # start-up code may block
-

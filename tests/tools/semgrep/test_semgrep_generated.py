@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -16,7 +17,7 @@ import pytest
 import yaml
 
 from code_guard.knowledge.security import load_model
-from code_guard.tools.semgrep.tool import rules_file
+from code_guard.tools.semgrep.command import core_rules, rules_file
 
 ROOT = Path(__file__).resolve().parents[3]
 MODEL = load_model("python")
@@ -296,6 +297,7 @@ def test_check_fails_in_one_line_naming_the_stale_file(
         if name == language:
             text = text.replace("focus-metavariable: $X", "focus-metavariable: $Y", 1)
         (tmp_path / f"{name}.yml").write_text(text, encoding="utf-8")
+    shutil.copytree(rules_file("python.yml").parent / "compiled", tmp_path / "compiled")
     monkeypatch.setattr(gen, "RULES_DIR", tmp_path)
     monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--check"])
     assert gen.main() == 1
@@ -314,3 +316,24 @@ def test_every_javascript_and_go_taint_rule_is_generated(language: str) -> None:
     markup-parameter rules all come from the model."""
     _, written = _split(language)
     assert [r["id"] for r in written if r.get("mode") == "taint"] == []
+
+
+def test_check_fails_on_a_missing_or_stray_compiled_twin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("python", "javascript", "go"):
+        shutil.copy(rules_file(f"{name}.yml"), tmp_path / f"{name}.yml")
+    shutil.copytree(rules_file("python.yml").parent / "compiled", tmp_path / "compiled")
+    twin = core_rules(tmp_path / "go.yml")
+    assert twin.parent == tmp_path / "compiled"
+    twin.unlink()
+    (tmp_path / "compiled" / "old-0000000000000000.json").write_text("{}\n", encoding="utf-8")
+    monkeypatch.setattr(gen, "RULES_DIR", tmp_path)
+    monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--check"])
+    assert gen.main() == 1
+    err = capsys.readouterr().err
+    assert f"compiled/{twin.name}" in err and "old-0000000000000000.json" in err
+    monkeypatch.setattr(sys, "argv", ["semgrep_rules.py", "--write"])
+    assert gen.main() == 0
+    assert core_rules(tmp_path / "go.yml") == twin and twin.is_file()
+    assert not (tmp_path / "compiled" / "old-0000000000000000.json").exists()

@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-import yaml
 from pydantic import JsonValue, model_validator
 
 from code_guard.findings import Category, Frozen
+from code_guard.knowledge.loading import load_yaml
 
 _HERE = Path(__file__).resolve().parent
 
@@ -390,14 +390,12 @@ class SecurityModel(Frozen):
     def guards_for(self, kind: str) -> tuple[Guard, ...]:
         """The guards that prove a value safe for ``kind`` in Semgrep's rules (not those only
         the Python check can read, ``same_origin``)."""
-        return tuple(
-            g for g in self.guards if kind in self.expand(g.proves) and not g.same_origin
-        )
+        return tuple(g for g in self.guards if kind in self.expand(g.proves) and not g.same_origin)
 
 
 @functools.cache
 def load_model(language: str) -> SecurityModel:
     """The security model of ``language``, read and validated on first use."""
     path = _HERE / f"{language}.yml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_yaml(path.read_text(encoding="utf-8"))
     return SecurityModel.model_validate(data)

@@ -14,6 +14,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from code_guard.findings import Frozen
+from code_guard.knowledge.loading import load_yaml
 
 Language = Literal["python", "go", "javascript"]
 Url = Annotated[str, Field(pattern=r"^https://\S+$")]
@@ -147,7 +148,7 @@ class AccessModel(Frozen):
 def parse_model(text: str, where: str = "access_control.yml") -> AccessModel:
     """The model in ``text``, or a ``ModelError`` naming the first problem."""
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise ModelError(f"{where} is not YAML: {' '.join(str(exc).split())}") from exc
     try:

@@ -17,17 +17,12 @@ import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from functools import cache, partial
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from code_guard.errors import ToolError
 from code_guard.findings import Category
 from code_guard.knowledge.mapping import UNPARSABLE_RULE, lookup
-from code_guard.languages import read_by
-from code_guard.rewrites.focus import emptied_outside
-from code_guard.rewrites.folding import pruned_source
-from code_guard.rewrites.syntax import for_semgrep
 from code_guard.tools.base import (
     NOT_ANALYSED_RULE,
     Focus,
@@ -37,49 +32,16 @@ from code_guard.tools.base import (
     not_analysed,
     run_process,
 )
-
-# The time one rule may spend on one file, and how many rules may run out of it before the
-# file is given up (semgrep's own defaults are 5 s and 3; semgrep-core alone has no limit,
-# and one crafted file, thousands of lines of one expression full of request data, held a
-# rules file's run for minutes). Generous, since a review runs its analysers side by side on
-# a shared runner; every file that hits it is named and makes the review partial.
-RULE_TIMEOUT_S = 10.0
-_TIMEOUT_THRESHOLD = 3
-
-# semgrep-core's name of each language it reads (``languages.py`` says which those are).
-_CORE_NAMES = {"Python": "python", "JavaScript": "js", "TypeScript": "ts", "Go": "go"}
-
-
-def _language(path: str) -> tuple[str, str] | None:
-    """semgrep-core's language name and the bundled rules file for ``path``, or None when
-    Semgrep does not read it."""
-    language = read_by("semgrep", path)
-    if language is None or language.family is None:
-        return None
-    return _CORE_NAMES[language.name], f"{language.family}.yml"
-
-
-def _read(path: str) -> tuple[str, str]:
-    found = _language(path)
-    assert found is not None, path  # only files applies_to selected get here
-    return found
-
-
-def semgrep_core() -> Path:
-    """Locate the semgrep-core binary shipped in the ``semgrep`` package."""
-    try:
-        import semgrep
-    except ImportError as exc:
-        raise ToolError("semgrep is not installed (pip install semgrep)") from exc
-    binary = Path(semgrep.__file__).parent / "bin" / "semgrep-core"
-    if not binary.is_file():
-        raise ToolError(f"semgrep-core not found at {binary}")
-    return binary
-
-
-def rules_file(name: str) -> Path:
-    """Path of a bundled rules file."""
-    return Path(str(files("code_guard.tools.semgrep") / "rules" / name))
+from code_guard.tools.semgrep.command import (
+    RULE_TIMEOUT_S,
+    command,
+    language_of,
+    read_as,
+    readable_copies,
+    rules_file,
+    targets_json,
+)
+from code_guard.tools.semgrep.early import take
 
 
 class SemgrepTool(Tool):
@@ -101,7 +63,7 @@ class SemgrepTool(Tool):
 
     def applies_to(self, path: str) -> bool:
         """Files of a language we ship rules for."""
-        return _language(path) is not None
+        return language_of(path) is not None
 
     def run(self, workspace: Path, paths: Sequence[str]) -> list[ToolHit]:
         """Run the rules over the files, one semgrep-core process per rules file (shared by
@@ -113,7 +75,7 @@ class SemgrepTool(Tool):
         (``focus.py``): its results could not count, and it is most of Semgrep's time."""
         groups: dict[str, list[str]] = {}
         for path in paths:
-            groups.setdefault(_read(path)[1], []).append(path)
+            groups.setdefault(read_as(path)[1], []).append(path)
         hits: list[ToolHit] = []
         for rules, group in sorted(groups.items()):
             files, rules_path = tuple(sorted(group)), rules_file(rules)
@@ -188,29 +150,6 @@ def subset_text(path: Path, only: Sequence[str]) -> str:
     return head + "".join(rules[rule] for rule in only)
 
 
-def _targets(paths: Sequence[str], copies: Mapping[str, Path] | None = None) -> str:
-    """semgrep-core's ``-targets`` file: one code target per file, with its analyser (the
-    ``targets`` type of semgrep's ``semgrep_output_v1`` interface); a file with a copy in
-    ``copies`` is read from the copy."""
-    copies = copies or {}
-    return json.dumps(
-        [
-            "Targets",
-            [
-                [
-                    "CodeTarget",
-                    {
-                        "path": {"fpath": str(copies.get(path, path)), "ppath": "/" + path},
-                        "analyzer": _read(path)[0],
-                        "products": ["sast"],
-                    },
-                ]
-                for path in paths
-            ],
-        ]
-    )
-
-
 def run_rules(
     workspace: Path,
     paths: Sequence[str],
@@ -233,20 +172,16 @@ def run_rules(
     if not paths:
         return []
     with tempfile.TemporaryDirectory(prefix="code-guard-semgrep-") as scratch:
-        copies = _readable_copies(workspace, paths, Path(scratch), focus)
+        copies = readable_copies(workspace, paths, Path(scratch), focus)
         targets = Path(scratch) / "targets.json"
-        targets.write_text(_targets(paths, copies), encoding="utf-8")
+        targets.write_text(targets_json(paths, copies), encoding="utf-8")
         if only is not None:
             subset = Path(scratch) / rules.name
             subset.write_text(subset_text(rules, only), encoding="utf-8")
             rules = subset
-        # One core (-j 1): a review already runs its analysers side by side, a run per rules
-        # file among them, and an eval runs cases side by side. Left to spread over every
-        # core, semgrep-core only competed with them: on 2 cores the 3,000-file pull request
-        # took 27 s of CPU instead of 20, and 15.6 s instead of 13.8.
-        args = [str(semgrep_core()), "-rules", str(rules), "-targets", str(targets)]
-        limits = ["-timeout", f"{rule_timeout:g}", "-timeout_threshold", str(_TIMEOUT_THRESHOLD)]
-        out = run_process([*args, *limits, "-json", "-j", "1"], cwd=workspace)
+        argv = command(rules, targets, rule_timeout)
+        early = take(argv, workspace, paths, copies)
+        out = run_process(argv, cwd=workspace) if early is None else early.finish()
     # semgrep-core may print progress dots before the JSON document, and text after it.
     start = out.find("{")
     try:
@@ -257,6 +192,8 @@ def run_rules(
     if fatal:
         raise ToolError(f"semgrep rule error: {str(fatal[0].get('message', fatal[0]))[:300]}")
     original = {str(copy): path for path, copy in copies.items()}
+    if early is not None:
+        original = early.original()
     gaps = _gaps(report.get("errors", []), original)
     unparsed = [
         ToolHit(
@@ -296,38 +233,6 @@ def _span(result: dict[str, Any]) -> tuple[int, int, int, int] | tuple[()]:
         return int(start["line"]), int(start["col"]), int(end["line"]), int(end["col"])
     except (KeyError, TypeError, ValueError):
         return ()
-
-
-def _readable_copies(
-    workspace: Path, paths: Sequence[str], scratch: Path, focus: Focus = None
-) -> dict[str, Path]:
-    """Rewritten copies, under ``scratch``, of the Python files among ``paths`` that have
-    ``match`` statements or ``except*`` handlers, code that cannot run, or (with ``focus``)
-    functions outside it, by path; a file that cannot be read is left to semgrep-core."""
-    copies: dict[str, Path] = {}
-    for index, path in enumerate(paths):
-        if _read(path)[0] != "python":
-            continue
-        try:
-            text = (workspace / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        rewritten = for_semgrep(text)
-        # Dead branches and literal elements (``rewrites/folding/``): Semgrep's taint
-        # rules join every branch and treat a container as one value.
-        pruned = pruned_source(text, rewritten)
-        rewritten = pruned if pruned is not None else rewritten
-        if focus is not None:
-            emptied = emptied_outside(text, focus.get(path, ()), rewritten)
-            rewritten = emptied if emptied is not None else rewritten
-        if rewritten is None:
-            continue
-        # One folder per file keeps its name (and so its suffix) without clashes.
-        copy = scratch / str(index) / Path(path).name
-        copy.parent.mkdir()
-        copy.write_text(rewritten, encoding="utf-8")
-        copies[path] = copy
-    return copies
 
 
 def _is_parse_error(error: dict[str, object]) -> bool:
