@@ -36,20 +36,34 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: FileFacts | None) -> 
     (``html.unescape``...) undoes whatever was neutralised before it. Children first, on a
     list rather than Python's stack: a sum of a thousand terms is no deeper to follow."""
     done: dict[int, Kinds | None] = {}
-    stack: list[tuple[ast.AST, bool]] = [(node, False)]
+    # each node still to combine, with its children (listed once, when it was expanded)
+    stack: list[tuple[ast.AST, list[ast.AST] | None]] = [(node, None)]
     while stack:
-        current, expanded = stack.pop()
-        if expanded:
-            children = {id(c): done[id(c)] for c in ast.iter_child_nodes(current)}
-            done[id(current)] = _combined(current, children, facts)
+        current, children = stack.pop()
+        if children is not None:
+            lives = {id(c): done[id(c)] for c in children}
+            done[id(current)] = _combined(current, lives, facts)
         elif is_source(current, facts):
             done[id(current)] = CATEGORIES
         elif isinstance(current, ast.Name):
             done[id(current)] = names.get(current.id)
         else:
-            stack.append((current, True))
-            stack.extend((c, False) for c in ast.iter_child_nodes(current))
+            below = _children(current)
+            stack.append((current, below))
+            stack.extend((c, None) for c in below)
     return done[id(node)]
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)``, in its order, as a list built without generators."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
 
 
 def _combined(
