@@ -1,7 +1,7 @@
 """Time ``code-guard review`` as a user pays for it: a whole process, start to exit.
 
     python benchmarks/whole_process.py [--repeat 5] [--only one-line,python-2000,...]
-        [--evalsets ../shared/evalsets]
+        [--evalsets ../shared/evalsets] [--keep DIR]
 
 Each workload is a pull request written to a temporary checkout (its files on disk, as the
 action has them, and its diff), reviewed offline by ``python -m code_guard review`` in a fresh
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import os
 import random
@@ -287,10 +288,20 @@ def timed(argv: list[str], cwd: Path, src: Path) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
 
 
-def measure(name: str, pr: PullRequest, repeat: int, trees: list[Path]) -> None:
+def measure(
+    name: str, pr: PullRequest, repeat: int, trees: list[Path], keep: Path | None = None
+) -> None:
     """Review ``pr`` ``repeat`` times with each tree in turn, alternating with Bandit, and
-    print the medians, per tree."""
-    with tempfile.TemporaryDirectory(prefix=f"whole-{name}-") as tmp:
+    print the medians, per tree; with ``keep``, the checkout and diff are written under
+    ``keep/NAME`` and left there (to profile one review of them)."""
+    if keep is not None:
+        (keep / name).mkdir(parents=True, exist_ok=True)
+    place = (
+        contextlib.nullcontext(str(keep / name))
+        if keep is not None
+        else tempfile.TemporaryDirectory(prefix=f"whole-{name}-")
+    )
+    with place as tmp:
         diff = pr.write(Path(tmp))
         checkout = Path(tmp) / "checkout"
         review = [sys.executable, "-m", "code_guard", "review", str(diff), "--offline", "-q",
@@ -353,6 +364,12 @@ def main() -> None:
         help="a code_guard tree to measure (default: this checkout's); repeat it to alternate "
         "trees run by run, e.g. an earlier commit's `git archive` against this one",
     )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="write each workload's checkout and diff under this folder (KEEP/NAME/checkout, "
+        "KEEP/NAME/change.diff) and leave them there, e.g. to profile one review",
+    )
     args = parser.parse_args()
     trees: list[Path] = args.src or [REPO / "src"]
     evalsets = args.evalsets if args.evalsets.is_dir() else None
@@ -370,7 +387,7 @@ def main() -> None:
         "huge": lambda: huge(evalsets),
     }
     for name in args.only.split(","):
-        measure(name, builders[name](), args.repeat, trees)
+        measure(name, builders[name](), args.repeat, trees, args.keep)
 
 
 if __name__ == "__main__":

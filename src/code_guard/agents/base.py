@@ -49,7 +49,10 @@ from code_guard.findings import (
 from code_guard.knowledge.mapping import UNPARSABLE_RULE
 from code_guard.model.interface import Answer, LLMClient, Message
 from code_guard.options import AnalysisOptions
+from code_guard.tools.bandit.tool import BanditTool
 from code_guard.tools.base import NOT_ANALYSED_RULE, ChangeTool, Tool, ToolHit, in_tool_thread
+from code_guard.tools.ruff.tool import RuffTool
+from code_guard.tools.semgrep.tool import SemgrepTool
 from code_guard.trust.sanitize import strip_markers
 
 # The answer schema's limit on candidate verdicts: more candidates go to more calls.
@@ -146,9 +149,16 @@ class Agent(ABC):
         parse and those a tool skipped or gave up on, with why (findings there may be
         missing: the review is partial), and the candidates held back on proof: by a filter,
         or as results the change only kept from before (not reported unless ``all_findings``)."""
-        results = await asyncio.gather(
-            *(in_tool_thread(self._run_tool, tool, ctx) for tool in tools)
-        )
+        # The tools that wait on an analyser process start first, the longest first: their
+        # threads only prepare its input, and do it before the in-process checkers' threads
+        # start to share this interpreter's lock with them (issue 30's 20-file review:
+        # semgrep-core, the last to end, was started 0.1-0.2 s after its thread was).
+        # The results keep the tools' order.
+        started = {
+            index: asyncio.ensure_future(in_tool_thread(self._run_tool, tools[index], ctx))
+            for index in sorted(range(len(tools)), key=lambda i: _start_rank(tools[i]))
+        }
+        results = await asyncio.gather(*(started[index] for index in range(len(tools))))
         errors = [error for _, error in results if error]
         # Semgrep's taint hits the Python taint check proved stopped (corroboration.py)
         checked = corroborated([hits for hits, _ in results])
@@ -406,6 +416,15 @@ def _apply_verdicts(
     if disputed:
         notes.append(f"model disputed {disputed} tool finding(s); they are kept, marked disputed")
     return kept
+
+
+def _start_rank(tool: Tool) -> int:
+    """When ``tool`` starts among its agent's tools: semgrep-core (the longest run), then
+    Bandit's and ruff's processes, then the tools that work in this process."""
+    for rank, kind in enumerate((SemgrepTool, BanditTool, RuffTool)):
+        if isinstance(tool, kind):
+            return rank
+    return 3
 
 
 def _all(found: list[list[tuple[ToolHit, Finding]]]) -> list[Finding]:

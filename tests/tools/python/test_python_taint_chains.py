@@ -128,3 +128,38 @@ def test_a_condition_too_deep_to_follow_leaves_the_review_partial(
         and "`view`" in h.message
         for h in hits
     )
+
+
+# Request data that reaches the sink's name only on the third pass over the bindings: each
+# pass carries it one assignment back up the loop body. The passes stop early only once one
+# changed nothing, so a pass that still moves the taint is never skipped.
+THIRD_PASS = """\
+import os
+
+from flask import request
+
+
+def view():
+    a = b = c = ""
+    for _ in range(3):
+        c = b
+        b = a
+        a = request.args["x"]
+    os.system({sunk})
+"""
+
+
+@pytest.mark.parametrize("sunk", ["a", "b", "c"])
+def test_taint_carried_back_up_a_loop_reaches_the_sink_on_a_later_pass(
+    tmp_path: Path, sunk: str
+) -> None:
+    (tmp_path / "app.py").write_text(THIRD_PASS.format(sunk=sunk), encoding="utf-8")
+    hits = PythonTaintTool().run(tmp_path, ["app.py"])
+    assert [(h.rule, h.line) for h in hits] == [("taint-command_injection", 12)]
+    assert "`request.args['x']` (line 11)" in hits[0].message
+
+
+def test_a_loop_that_never_reads_request_data_is_no_flow(tmp_path: Path) -> None:
+    text = THIRD_PASS.format(sunk="c").replace('request.args["x"]', '"fixed"')
+    (tmp_path / "app.py").write_text(text, encoding="utf-8")
+    assert PythonTaintTool().run(tmp_path, ["app.py"]) == []

@@ -9,6 +9,7 @@ from code_guard.tools.access.detector import find_access_issues
 from code_guard.tools.access.model import Language, access_model
 from code_guard.tools.base import ChangeTool, ToolHit
 from code_guard.tools.regressions.detector import language_of as regression_language
+from code_guard.tools.runtime.turns import TURN
 
 if TYPE_CHECKING:
     from code_guard.change.diff import FileChange
@@ -46,6 +47,10 @@ class AccessControlTool(ChangeTool):
 
     def run_change(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
         """The access checks every modified file in ``files`` lost."""
+        with TURN:  # the in-process analysers take turns (tools/runtime/turns.py)
+            return self._lost(request, files)
+
+    def _lost(self, request: ReviewRequest, files: Sequence[FileChange]) -> list[ToolHit]:
         model = access_model()
         hits: list[ToolHit] = []
         for file in files:

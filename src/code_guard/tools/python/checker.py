@@ -29,6 +29,7 @@ from code_guard.tools.base import (
     not_analysed,
 )
 from code_guard.tools.python.nodes import indexed
+from code_guard.tools.runtime.turns import TURN
 
 Check = tuple[str, ast.expr | ast.stmt, str]  # rule, the node it is about, message
 
@@ -127,6 +128,11 @@ def all_hits(
 
 
 def _check(files: PythonFiles, kinds: Sequence[type[PythonChecker]]) -> list[ToolHit]:
+    with TURN:  # the in-process analysers take turns (tools/runtime/turns.py)
+        return _check_all(files, kinds)
+
+
+def _check_all(files: PythonFiles, kinds: Sequence[type[PythonChecker]]) -> list[ToolHit]:
     checkers = [kind() for kind in kinds]
     for checker in checkers:
         checker.prepare(files)

@@ -36,20 +36,34 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: FileFacts | None) -> 
     (``html.unescape``...) undoes whatever was neutralised before it. Children first, on a
     list rather than Python's stack: a sum of a thousand terms is no deeper to follow."""
     done: dict[int, Kinds | None] = {}
-    stack: list[tuple[ast.AST, bool]] = [(node, False)]
+    # each node still to combine, with its children (listed once, when it was expanded)
+    stack: list[tuple[ast.AST, list[ast.AST] | None]] = [(node, None)]
     while stack:
-        current, expanded = stack.pop()
-        if expanded:
-            children = {id(c): done[id(c)] for c in ast.iter_child_nodes(current)}
-            done[id(current)] = _combined(current, children, facts)
+        current, children = stack.pop()
+        if children is not None:
+            lives = {id(c): done[id(c)] for c in children}
+            done[id(current)] = _combined(current, lives, facts)
         elif is_source(current, facts):
             done[id(current)] = CATEGORIES
         elif isinstance(current, ast.Name):
             done[id(current)] = names.get(current.id)
         else:
-            stack.append((current, True))
-            stack.extend((c, False) for c in ast.iter_child_nodes(current))
+            below = _children(current)
+            stack.append((current, below))
+            stack.extend((c, None) for c in below)
     return done[id(node)]
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)``, in its order, as a list built without generators."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found.extend(item for item in value if isinstance(item, ast.AST))
+    return found
 
 
 def _combined(
@@ -162,25 +176,62 @@ def propagate(
     if not origins and not any(is_source(n, facts) for n in nodes):
         return taint  # nothing reads request data here: no assignment can be tainted
     bound_values = [b for n in nodes for b in bindings(n)]
+    # whether each value reads request data itself: the same on every pass
+    direct_reads: dict[int, bool] = {}
     for _ in range(3):  # a few passes reach a fixed point for straight-line handler code
-        for node, value, target in bound_values:
-            found = live(value, kinds, facts)
-            if found is None:
-                continue
-            if vetting is not None and node in vetting:
-                found = found - vetting[node]
-                taint.vetted.update(_bound(target))
-            direct = reads_source(value, facts)
-            origin = origin_of(value, origins, getattr(node, "lineno", 0), facts)
-            used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in origins}
-            for name in _bound(target):
-                origins.setdefault(name, origin)
-                if direct:
-                    taint.direct.add(name)
-                kinds[name] = kinds.get(name, frozenset()) | found
-                taint.parents.setdefault(name, set()).update(used - {name})
-                taint.lines.setdefault(name, set()).add(getattr(node, "lineno", 0))
+        if not _pass(bound_values, taint, facts, vetting, direct_reads):
+            break  # nothing changed: a further pass would read the same and change nothing
     return taint
+
+
+def _pass(
+    bound_values: list[tuple[ast.AST, ast.expr, ast.expr]],
+    taint: Taint,
+    facts: FileFacts,
+    vetting: Mapping[ast.AST, Kinds] | None,
+    direct_reads: dict[int, bool],
+) -> bool:
+    """One pass of ``propagate`` over the function's bindings, in order; whether it changed
+    ``taint``. A pass reads only ``taint`` (and the file's facts, which it does not change),
+    and only ever adds to it, so one that changed nothing is a fixed point."""
+    origins, kinds = taint.origins, taint.kinds
+    before = _size(taint)
+    for node, value, target in bound_values:
+        found = live(value, kinds, facts)
+        if found is None:
+            continue
+        if vetting is not None and node in vetting:
+            found = found - vetting[node]
+            taint.vetted.update(_bound(target))
+        direct = direct_reads.get(id(value))
+        if direct is None:
+            direct = direct_reads[id(value)] = reads_source(value, facts)
+        origin = _origin(value, origins, getattr(node, "lineno", 0), direct)
+        used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in origins}
+        for name in _bound(target):
+            origins.setdefault(name, origin)
+            if direct:
+                taint.direct.add(name)
+            kinds[name] = kinds.get(name, frozenset()) | found
+            taint.parents.setdefault(name, set()).update(used - {name})
+            taint.lines.setdefault(name, set()).add(getattr(node, "lineno", 0))
+    return _size(taint) != before
+
+
+def _size(taint: Taint) -> tuple[int, ...]:
+    """How much ``taint`` holds: every part of it only grows, so an equal size after a pass
+    means an equal content (categories count one by one)."""
+    return (
+        len(taint.origins),
+        sum(len(k) for k in taint.kinds.values()),
+        len(taint.kinds),
+        len(taint.direct),
+        len(taint.vetted),
+        sum(len(p) for p in taint.parents.values()),
+        len(taint.parents),
+        sum(len(n) for n in taint.lines.values()),
+        len(taint.lines),
+    )
 
 
 def _bound(target: ast.AST) -> list[str]:
@@ -217,7 +268,12 @@ def origin_of(
 ) -> Origin:
     """The origin of the taint in ``node`` (on ``line``): request data read right there, or
     the origin of the tainted name it uses."""
-    if reads_source(node, facts):
+    return _origin(node, origins, line, reads_source(node, facts))
+
+
+def _origin(node: ast.AST, origins: dict[str, Origin], line: int, direct: bool) -> Origin:
+    """``origin_of``, told whether ``node`` reads request data itself (``direct``)."""
+    if direct:
         text = ast.unparse(node)
         return f"`{text if len(text) <= 60 else text[:57] + '...'}`", line
     for child in walk(node):

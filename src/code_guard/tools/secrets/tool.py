@@ -18,6 +18,7 @@ from code_guard.change.request import split_lines
 from code_guard.errors import ToolError
 from code_guard.knowledge.suppressions import without_allowlist_pragma
 from code_guard.tools.base import Focus, Tool, ToolHit, run_process
+from code_guard.tools.runtime.turns import TURN
 from code_guard.tools.secrets.scan import GUESSING_DETECTORS, Hit, scan
 
 __all__ = ["GUESSING_DETECTORS", "SecretsTool"]
@@ -51,7 +52,9 @@ class SecretsTool(Tool):
         count = sum(len(pairs) for pairs in lines.values())
         chars = sum(len(text) for pairs in lines.values() for _, text in pairs)
         if count <= _IN_PROCESS_LINES and chars <= _IN_PROCESS_CHARS:
-            with _LOCK:  # detect-secrets keeps its settings in a module global
+            # the in-process analysers take turns (tools/runtime/turns.py); detect-secrets
+            # keeps its settings in a module global
+            with TURN, _LOCK:
                 try:
                     found = scan(lines)
                 except Exception as exc:  # noqa: BLE001 - the library raises anything
