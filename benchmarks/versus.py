@@ -39,10 +39,15 @@ REPO = Path(__file__).resolve().parents[1]
 _CHILD = """\
 import json, sys, time
 payload = json.load(sys.stdin)
-from code_guard.change.diff import parse_diff
-from code_guard.review.engine import review_sync
+try:
+    from code_guard.change.diff import parse_diff
+    from code_guard.review.engine import review_sync
+    from code_guard.change.request import ReviewRequest
+except ImportError:  # a tree from before the package was regrouped (issue 28)
+    from code_guard.diff import parse_diff
+    from code_guard.engine import review_sync
+    from code_guard.request import ReviewRequest
 from code_guard.options import build_options
-from code_guard.change.request import ReviewRequest
 started = time.perf_counter()
 request = ReviewRequest(change=parse_diff(payload["diff"]), contents=payload["contents"])
 review = review_sync(request, build_options({"offline": True}))
