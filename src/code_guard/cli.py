@@ -26,9 +26,11 @@ from code_guard.change.diff import Change, FileStatus, decode_diff, parse_diff
 from code_guard.change.linemap import analysed_text
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import safe_relative
-from code_guard.errors import CodeGuardError, InputError
-from code_guard.findings import AgentState, AgentStatus, Severity
+from code_guard.errors import CodeGuardError, InputError, ToolError
+from code_guard.findings import AgentName, AgentState, AgentStatus, Severity
 from code_guard.options import OnError, ReviewOptions
+from code_guard.tools.bandit.tool import start_worker
+from code_guard.tools.base import is_python
 from code_guard.tools.semgrep import early
 from code_guard.trust.nofollow import read_beneath, write_replacing
 from code_guard.trust.sanitize import redact, redact_review
@@ -224,6 +226,11 @@ def _review(args: argparse.Namespace) -> int:
     )
     new = _new_files(request, options.analysis.paths_ignore)
     early.start(new, (f.path for f in request.change.reviewable_files if f.path not in new))
+    if AgentName.SECURITY in options.analysis.agents and any(
+        is_python(f.path) for f in request.change.reviewable_files
+    ):
+        with contextlib.suppress(ToolError):  # the review reports it, if it needs Bandit
+            start_worker()
     try:
         return _finish_review(args, options, request)
     finally:
