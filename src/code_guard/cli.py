@@ -22,8 +22,8 @@ import pathspec
 
 from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
-from code_guard.change.diff import Change, FileStatus, decode_diff, parse_diff
-from code_guard.change.linemap import analysed_text
+from code_guard.change.diff import Change, decode_diff, parse_diff
+from code_guard.change.linemap import analysed_lines, analysed_text
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import safe_relative
 from code_guard.errors import CodeGuardError, InputError, ToolError
@@ -224,31 +224,33 @@ def _review(args: argparse.Namespace) -> int:
         contents=_contents(change, args.root),
         gitattributes=_read_text(args.root / ".gitattributes"),
     )
-    new = _new_files(request, options.analysis.paths_ignore)
-    early.start(new, (f.path for f in request.change.reviewable_files if f.path not in new))
-    if AgentName.SECURITY in options.analysis.agents and any(
-        is_python(f.path) for f in request.change.reviewable_files
-    ):
-        with contextlib.suppress(ToolError):  # the review reports it, if it needs Bandit
-            start_worker()
+    _start_analysers(request, options)
     try:
         return _finish_review(args, options, request)
     finally:
         early.discard()
 
 
-def _new_files(request: ReviewRequest, paths_ignore: Sequence[str]) -> dict[str, str]:
-    """The text of each new file the review will read, as its analysers will read it, by
-    path: what semgrep-core can be started on before the review has imported its agents
-    (``early.py``, which checks that the review's run is the same before taking it)."""
-    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
-    return {
-        file.path: analysed_text(file.path, request.text_of(file.path))
-        for file in request.change.reviewable_files
-        if file.status is FileStatus.ADDED
-        and safe_relative(file.path) is not None
-        and not ignore.match_file(file.path)
-    }
+def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
+    """Start semgrep-core and a Bandit worker on the change before the review imports its
+    agents: their start-up then overlaps the reviewer's (``tools/semgrep/early.py``; the
+    review takes an early run only when its own run would be the same)."""
+    ignore = pathspec.GitIgnoreSpec.from_lines(options.analysis.paths_ignore)
+    files = [
+        f
+        for f in request.change.reviewable_files
+        if f.reviewable and safe_relative(f.path) is not None and not ignore.match_file(f.path)
+    ]
+    texts = {f.path: analysed_text(f.path, request.text_of(f.path)) for f in files}
+    others = [f.path for f in request.change.reviewable_files if f.path not in texts]
+    focus = None
+    if options.analysis.added_lines_only:  # the lines each agent's Semgrep run focuses on
+        maps = request.line_maps(texts)
+        focus = {f.path: analysed_lines(maps.get(f.path), f.added.keys()) for f in files}
+    early.start(texts, others, focus)
+    if AgentName.SECURITY in options.analysis.agents and any(is_python(p) for p in texts):
+        with contextlib.suppress(ToolError):  # the review reports it, if it needs Bandit
+            start_worker()
 
 
 def _finish_review(args: argparse.Namespace, options: ReviewOptions, request: ReviewRequest) -> int:

@@ -4,14 +4,17 @@ its findings are those of a run of its own; any difference ends the early run un
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from code_guard.cli import OUTPUT_FORMATS, main
 from code_guard.report import OutputFormat
 from code_guard.tools.semgrep import early
+from code_guard.tools.semgrep import tool as semgrep_tool
 from code_guard.tools.semgrep.command import rules_file
 from code_guard.tools.semgrep.tool import run_rules
 
@@ -159,3 +162,54 @@ def test_the_cli_review_of_a_new_file_is_the_same_and_leaves_nothing_running(
 
 def test_the_cli_lists_every_output_format() -> None:
     assert tuple(f.value for f in OutputFormat) == OUTPUT_FORMATS
+
+
+def test_a_focused_run_of_the_same_files_and_lines_is_taken(tmp_path: Path) -> None:
+    text = VULNERABLE + "\n\ndef other():\n    os.system(request.args.get('x'))\n"
+    paths = _write(tmp_path, {"app.py": text})
+    focus = {"app.py": frozenset({7})}  # the first function's sink line only
+    expected = _summary(run_rules(tmp_path, paths, RULES, focus=focus))
+    assert [line for _, rule, line in expected if rule == "py-command-injection-taint"] == [7]
+    early.start({"app.py": text}, focus=focus)
+    assert _summary(run_rules(tmp_path, paths, RULES, focus=focus)) == expected
+    assert early.pending() == 0  # taken
+
+
+MODIFIED = (
+    "diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -5,3 +5,4 @@\n"
+    " \n def run():\n-    pass\n+    os.system(request.args.get('cmd'))\n+    return 1\n"
+)
+
+
+def test_the_cli_review_of_a_modified_file_is_the_same_with_and_without_an_early_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "checkout"
+    root.mkdir()
+    untouched = "\n\ndef other():\n    os.system(request.args.get('x'))\n"
+    (root / "app.py").write_text(VULNERABLE + "    return 1\n" + untouched, encoding="utf-8")
+    diff = tmp_path / "change.diff"
+    diff.write_text(MODIFIED, encoding="utf-8")
+    argv = ["review", str(diff), "--root", str(root), "--offline", "-q", "--format", "json"]
+    started: list[int] = []
+    real_start = early.start
+    monkeypatch.setattr(early, "start", lambda *a, **k: started.append(real_start(*a, **k)))
+    taken: list[bool] = []
+
+    def take(*args: Any) -> early.EarlyRun | None:
+        run = early.take(*args)
+        taken.append(run is not None)
+        return run
+
+    monkeypatch.setattr(semgrep_tool, "take", take)
+    assert main(argv) == 0
+    with_early = json.loads(capsys.readouterr().out)["findings"]
+    assert started == [1] and taken[0] and early.pending() == 0
+    monkeypatch.setattr(early, "MAX_FILES", 0)  # nothing is started early
+    assert main(argv) == 0
+    without = json.loads(capsys.readouterr().out)["findings"]
+    assert started == [1, 0]
+    assert [(f["line_start"], f["sources"]) for f in with_early] == [
+        (f["line_start"], f["sources"]) for f in without
+    ]
+    assert any("py-command-injection-taint" in " ".join(f["sources"]) for f in with_early)

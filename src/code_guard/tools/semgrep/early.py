@@ -14,10 +14,11 @@ itself, so an early run can make a review sooner, never different. (semgrep-core
 results by file; a copy's name is the same folder-and-index path under each run's own
 absolute scratch folder, so the two runs list their results in the same order.)
 
-Only new files are started early: a modified Python file is read by semgrep-core from a copy
-with its untouched functions emptied (``rewrites/focus.py``) along the lines the review
-maps, and a large change gains nothing from the head start that would pay for a run it
-might not take.
+A run is started for a language only when the CLI can give it every file of that language
+the review will read, with the lines each agent's run focuses on (a modified Python file is
+read from a copy with its untouched functions emptied, ``rewrites/focus.py``), and only for a
+change of at most ``MAX_FILES`` files and ``MAX_CHARACTERS``: a large change gains nothing from
+the head start that would pay for a run it might not take.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from code_guard.tools.base import finish_process
+from code_guard.tools.base import Focus, finish_process
 from code_guard.tools.semgrep.command import (
     command,
     language_of,
@@ -86,13 +87,13 @@ def _key(argv: Sequence[str]) -> str:
     return "\0".join(arg for i, arg in enumerate(argv) if i != _TARGETS)
 
 
-def start(texts: Mapping[str, str], others: Iterable[str] = ()) -> int:
-    """Start semgrep-core on ``texts`` (new files by path, as the analysers will read them),
-    one run per bundled rules file, except a rules file one of ``others`` (the change's other
-    files) is read by: the review's run would read that file too, and never take this one.
-    Returns how many runs started. A change too large, a path a file system cannot hold as
-    it is, or any failure starts nothing: the review then runs semgrep-core as it always
-    does."""
+def start(texts: Mapping[str, str], others: Iterable[str] = (), focus: Focus = None) -> int:
+    """Start semgrep-core on ``texts`` (files by path, as the analysers will read them), with
+    ``focus`` as the review's runs will have it, one run per bundled rules file, except a rules
+    file one of ``others`` (the change's other files) is read by: the review's run would read
+    that file too, and never take this one. Returns how many runs started. A change too large,
+    a path a file system cannot hold as it is, or any failure starts nothing: the review then
+    runs semgrep-core as it always does."""
     if len(texts) > MAX_FILES or sum(map(len, texts.values())) > MAX_CHARACTERS:
         return 0
     taken = {found[1] for path in others if (found := language_of(path)) is not None}
@@ -104,7 +105,7 @@ def start(texts: Mapping[str, str], others: Iterable[str] = ()) -> int:
     started = 0
     for rules, group in sorted(groups.items()):
         try:
-            run = _start(rules_file(rules), tuple(sorted(group)), texts)
+            run = _start(rules_file(rules), tuple(sorted(group)), texts, focus)
         except Exception:  # noqa: BLE001 - an early run is an optimisation, never a failure
             continue
         with _LOCK:
@@ -116,7 +117,7 @@ def start(texts: Mapping[str, str], others: Iterable[str] = ()) -> int:
     return started
 
 
-def _start(rules: Path, paths: tuple[str, ...], texts: Mapping[str, str]) -> EarlyRun:
+def _start(rules: Path, paths: tuple[str, ...], texts: Mapping[str, str], focus: Focus) -> EarlyRun:
     scratch = Path(tempfile.mkdtemp(prefix="code-guard-early-"))
     root = scratch / "files"
     try:
@@ -127,7 +128,7 @@ def _start(rules: Path, paths: tuple[str, ...], texts: Mapping[str, str]) -> Ear
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(texts[path], encoding="utf-8")
         (scratch / "copies").mkdir()
-        copies = readable_copies(root, paths, scratch / "copies")
+        copies = readable_copies(root, paths, scratch / "copies", focus)
         targets = scratch / "targets.json"
         targets.write_text(targets_json(paths, copies), encoding="utf-8")
         argv = command(rules, targets)
