@@ -222,6 +222,9 @@ def _review(args: argparse.Namespace) -> int:
         _say(f"static analysis only: {options.model.static_only_reason}")
     progress = None if args.quiet else _progress
     review = asyncio.run(run_review(request, options, make_llm(options.model), progress=progress))
+    # The change and its files are read no more: rendering a large review reuses their memory
+    # instead of adding to it (the peak of a 3,000-file pull request was its rendering).
+    del request, change
     # Redacted as the action's comments are: the output is often pasted or uploaded.
     text = RENDERERS[OutputFormat(args.format)](redact_review(review))
     if args.output:
