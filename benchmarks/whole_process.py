@@ -16,7 +16,12 @@ The workloads (issue 30's table):
 - ``bundles``: 60 minified JavaScript bundles, 3.8 MB in lines of about 2 kB (generated);
 - ``huge``: a 3,000-file, 129k-line pull request: real Python, Go, JavaScript and TypeScript
   cut into files of a few dozen lines, 236 vendored Go files, 150 generated Python files
-  (protobuf's marker) and the 60 bundles, every one of them reviewed.
+  (protobuf's marker) and the 60 bundles, every one of them reviewed;
+- ``huge-nobundles``: the same pull request without its 60 bundles (2,940 files), to see what
+  the ordinary files cost apart from the bundles' parse.
+
+``--keep DIR`` writes each workload's checkout and diff under ``DIR/NAME`` and keeps them, to
+profile one review by hand (py-spy, ``-json_time``) on exactly what was measured.
 
 The real code is read at run time from the reference sets (``--evalsets``, the
 ``file_contents`` of their cases), never copied here; it is cut at top-level statements, so
@@ -220,9 +225,9 @@ def bundles() -> PullRequest:
     return PullRequest({f"static/js/chunk.{n}.js": bundle(n, rng) for n in range(60)})
 
 
-def huge(evalsets: Path | None) -> PullRequest:
+def huge(evalsets: Path | None, with_bundles: bool = True) -> PullRequest:
     """3,000 files, about 129,000 lines: 2,554 ordinary files of real code, 236 vendored Go
-    files, 150 generated Python files and the 60 bundles."""
+    files, 150 generated Python files and the 60 bundles (unless ``with_bundles`` is false)."""
     rng = random.Random(3000)
     by_kind: dict[str, list[str]] = {}
     for suffixes, extension in (((".py",), "py"), ((".go",), "go"), ((".js",), "js"),
@@ -254,7 +259,8 @@ def huge(evalsets: Path | None) -> PullRequest:
         files[f"vendor/github.com/acme/lib{n % 12}/f{n}.go"] = text
     for n in range(150):
         files[f"api/gen/m{n}_pb2.py"] = protobuf_module(n, rng)
-    files.update({f"web/static/{path}": text for path, text in bundles().files.items()})
+    if with_bundles:
+        files.update({f"web/static/{path}": text for path, text in bundles().files.items()})
     return PullRequest(files)
 
 
@@ -385,6 +391,7 @@ def main() -> None:
         "python-2000": lambda: python_2000(evalsets),
         "bundles": bundles,
         "huge": lambda: huge(evalsets),
+        "huge-nobundles": lambda: huge(evalsets, with_bundles=False),
     }
     for name in args.only.split(","):
         measure(name, builders[name](), args.repeat, trees, args.keep)

@@ -23,7 +23,7 @@ import pathspec
 from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
 from code_guard.change.diff import Change, decode_diff, parse_diff
-from code_guard.change.linemap import analysed_lines, analysed_text
+from code_guard.change.linemap import analysed_text
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import safe_relative
 from code_guard.errors import CodeGuardError, InputError, ToolError
@@ -225,8 +225,13 @@ def _review(args: argparse.Namespace) -> int:
         gitattributes=_read_text(args.root / ".gitattributes"),
     )
     _start_analysers(request, options)
+    # Handed over in a list that ``_finish_review`` empties: no frame keeps the change alive
+    # once the review has run (rendering a large review reuses its memory instead of adding
+    # to it: the peak of a 3,000-file pull request was its rendering).
+    handed = [request]
+    del request, change
     try:
-        return _finish_review(args, options, request)
+        return _finish_review(args, options, handed)
     finally:
         early.discard()
 
@@ -245,15 +250,16 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     others = [f.path for f in request.change.reviewable_files if f.path not in texts]
     focus = None
     if options.analysis.added_lines_only:  # the lines each agent's Semgrep run focuses on
-        maps = request.line_maps(texts)
-        focus = {f.path: analysed_lines(maps.get(f.path), f.added.keys()) for f in files}
+        focus = {f.path: request.added_focus(f) for f in files}
     early.start(texts, others, focus)
     if AgentName.SECURITY in options.analysis.agents and any(is_python(p) for p in texts):
         with contextlib.suppress(ToolError):  # the review reports it, if it needs Bandit
             start_worker()
 
 
-def _finish_review(args: argparse.Namespace, options: ReviewOptions, request: ReviewRequest) -> int:
+def _finish_review(
+    args: argparse.Namespace, options: ReviewOptions, handed: list[ReviewRequest]
+) -> int:
     # Imported here, after semgrep-core has been started: they are most of the CLI's import.
     import asyncio
 
@@ -264,7 +270,9 @@ def _finish_review(args: argparse.Namespace, options: ReviewOptions, request: Re
     if not options.model.enabled and not args.quiet:
         _say(f"static analysis only: {options.model.static_only_reason}")
     progress = None if args.quiet else _progress
+    request = handed.pop()
     review = asyncio.run(run_review(request, options, make_llm(options.model), progress=progress))
+    del request  # read no more: see ``_review``
     # Redacted as the action's comments are: the output is often pasted or uploaded.
     text = RENDERERS[OutputFormat(args.format)](redact_review(review))
     if args.output:

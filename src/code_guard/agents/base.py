@@ -26,7 +26,7 @@ from code_guard.agents.filtering import judge
 from code_guard.agents.introduced import introduced
 from code_guard.agents.prompts import build_messages, describe_candidates, render_file
 from code_guard.change.diff import FileChange
-from code_guard.change.linemap import analysed_lines, on_git_lines
+from code_guard.change.linemap import on_git_lines
 from code_guard.change.request import ReviewRequest
 from code_guard.errors import BudgetExhaustedError, ModelError, ToolError
 from code_guard.findings import (
@@ -196,7 +196,7 @@ class Agent(ABC):
         # Findings are kept on added lines only (by default), so tools that pay per line
         # read just those: the cost follows the change, not the size of the files.
         focus = (
-            {ctx.disk_path(f.path): analysed_lines(maps.get(f.path), f.added.keys()) for f in files}
+            {ctx.disk_path(f.path): ctx.request.added_focus(f) for f in files}
             if ctx.options.added_lines_only
             else None
         )

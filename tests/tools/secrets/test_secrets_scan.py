@@ -136,3 +136,31 @@ def test_no_string_an_entropy_plugin_flags_is_passed_over(data: st.DataObject) -
             if isinstance(plugin, HighEntropyStringsPlugin) and plugin.regex.search(line)
         )
         assert may_hold(line) or not flagged
+
+
+def test_a_file_with_no_line_to_scan_is_neither_written_nor_scanned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from code_guard.tools.secrets import scan as scan_module
+
+    files = {f"clean{n}.py": _filler(12) for n in range(5)}
+    files["leaky.py"] = _filler(12) + _SECRET_LINES + _filler(12)
+    files["empty.py"] = []
+    files["config.yaml"] = ["name: app", "password: hunter2-Very-Secret!"]
+    written: list[str] = []
+    real_write = scan_module._write
+
+    def counting(target: Path, numbered: Any) -> None:
+        written.append(target.name)
+        real_write(target, numbered)
+
+    monkeypatch.setattr(scan_module, "_write", counting)
+    found = set(scan({path: list(enumerate(lines, start=1)) for path, lines in files.items()}))
+    assert sorted(written) == ["config.yaml", "leaky.py"]
+    for path, lines in files.items():  # each file scanned whole, on its own, finds the same
+        (tmp_path / path).write_text("".join(f"{line}\n" for line in lines))
+        whole = {(path, n, kind) for n, kind in _whole_scan(tmp_path, path)}
+        assert {hit for hit in found if hit[0] == path} >= whole
+        if not path.startswith("leaky"):
+            assert not {hit for hit in found if hit[0] == path} - whole
+    assert {hit[0] for hit in found} == {"leaky.py", "config.yaml"}

@@ -65,10 +65,10 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
             numbers: dict[str, list[int]] = {}
             for path, every in lines.items():
                 target = scratch / path
-                target.parent.mkdir(parents=True, exist_ok=True)
                 numbered = _narrowest(target, every, may_hold, flagged.setdefault(path, set()))
                 numbers[path] = [n for n, _ in numbered]
-                collection.scan_file(path)
+                if numbered:  # an empty file holds nothing, and costs a file to write
+                    collection.scan_file(path)
             for filename, secrets in collection.data.items():
                 path = Path(filename).as_posix()
                 for secret in secrets:
@@ -112,17 +112,19 @@ def _narrowest(
     target: Path, numbered: Sequence[tuple[int, str]], may_hold: LineTest, flagged: set[int]
 ) -> Sequence[tuple[int, str]]:
     """Write the lines to scan at ``target`` and return them: the narrowed lines, or all of
-    them when a transformer would read either version as structured data. The numbers of the
-    lines ``may_hold`` let through are added to ``flagged``."""
+    them when a transformer would read either version as structured data; nothing is written
+    when there is no line to scan. The numbers of the lines ``may_hold`` let through are added
+    to ``flagged``."""
     narrow = _narrowed(numbered, may_hold, flagged)
     if (
         len(narrow) < len(numbered)
         and not _transformed(target, _text(narrow))
         and not _transformed(target, _text(numbered))
     ):
-        _write(target, narrow)
-        return narrow
-    _write(target, numbered)
+        numbered = narrow
+    if numbered:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write(target, numbered)
     return numbered
 
 
