@@ -26,11 +26,9 @@ from code_guard.change.diff import Change, decode_diff, parse_diff
 from code_guard.change.linemap import analysed_text
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import safe_relative
-from code_guard.errors import CodeGuardError, InputError, ToolError
-from code_guard.findings import AgentName, AgentState, AgentStatus, Severity
+from code_guard.errors import CodeGuardError, InputError
+from code_guard.findings import AgentState, AgentStatus, Severity
 from code_guard.options import OnError, ReviewOptions
-from code_guard.tools.bandit.tool import start_worker
-from code_guard.tools.base import is_python
 from code_guard.tools.semgrep import early
 from code_guard.trust.nofollow import read_beneath, write_replacing
 from code_guard.trust.sanitize import redact, redact_review
@@ -237,9 +235,10 @@ def _review(args: argparse.Namespace) -> int:
 
 
 def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
-    """Start semgrep-core and a Bandit worker on the change before the review imports its
-    agents: their start-up then overlaps the reviewer's (``tools/semgrep/early.py``; the
-    review takes an early run only when its own run would be the same)."""
+    """Start semgrep-core on the change before the review imports its agents: its start-up
+    then overlaps the reviewer's (``tools/semgrep/early.py``; the review takes an early run
+    only when its own run would be the same). Bandit's and detect-secrets' workers are not
+    started early: on two cores they only slowed semgrep-core (docs/performance.md)."""
     ignore = pathspec.GitIgnoreSpec.from_lines(options.analysis.paths_ignore)
     files = [
         f
@@ -252,9 +251,6 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     if options.analysis.added_lines_only:  # the lines each agent's Semgrep run focuses on
         focus = {f.path: request.added_focus(f) for f in files}
     early.start(texts, others, focus)
-    if AgentName.SECURITY in options.analysis.agents and any(is_python(p) for p in texts):
-        with contextlib.suppress(ToolError):  # the review reports it, if it needs Bandit
-            start_worker()
 
 
 def _finish_review(

@@ -48,23 +48,6 @@ def test_a_worker_is_reused_between_requests(pool: WarmPool) -> None:
     pool.close()
 
 
-def test_a_prestarted_worker_answers_the_next_request(pool: WarmPool) -> None:
-    pool.prestart()
-    pool.prestart()  # one idle worker is enough: no second one
-    first = pool.ask({"n": 1})
-    assert first["echo"] == {"n": 1}
-    assert pool.ask({"n": 2})["pid"] == first["pid"]  # the prestarted one, kept
-    pool.close()
-
-
-def test_a_pool_with_room_for_no_idle_worker_keeps_no_prestarted_one() -> None:
-    pool = WarmPool("echo", [sys.executable, "-I", "-c", ECHO], keep=0)
-    pool.prestart()
-    first, second = pool.ask({"n": 1}), pool.ask({"n": 2})
-    assert first["pid"] != second["pid"]
-    pool.close()
-
-
 def test_concurrent_requests_get_their_own_workers(pool: WarmPool) -> None:
     with ThreadPoolExecutor(max_workers=2) as threads:
         answers = list(threads.map(pool.ask, [{"sleep": 0.5}, {"sleep": 0.5}]))

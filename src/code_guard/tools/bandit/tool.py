@@ -26,14 +26,6 @@ _WORKERS = WarmPool(
 )
 
 
-def start_worker() -> None:
-    """Start a Bandit worker ahead of the review that will ask it: the CLI calls this before
-    it imports the agents, so the worker's start (an interpreter and Bandit's import, 0.1 to
-    0.2 s) overlaps the reviewer's own; the review's first request takes it as the worker it
-    would have started. Raises ``ToolError`` when the worker cannot start."""
-    _WORKERS.prestart()
-
-
 class BanditTool(Tool):
     """Runs every Bandit test; the rule catalogue decides which results are findings."""
 

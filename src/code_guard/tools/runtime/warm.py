@@ -146,19 +146,6 @@ class WarmPool:
         worker.close()
         return answer
 
-    def prestart(self) -> None:
-        """Start a worker now, if none is idle, for the next request to find ready: the one
-        that request would start, started while the caller has other work (the CLI's imports)."""
-        with self._lock:
-            if self._idle:
-                return
-        worker = _Worker(self._argv)
-        with self._lock:
-            if len(self._idle) < self._keep:
-                self._idle.append(worker)
-                return
-        worker.close()
-
     def close(self) -> None:
         """End every idle worker (also run at interpreter exit)."""
         with self._lock:
