@@ -14,11 +14,9 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, get_args
-
-import pathspec
 
 from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
@@ -239,11 +237,11 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     then overlaps the reviewer's (``tools/semgrep/early.py``; the review takes an early run
     only when its own run would be the same). Bandit's and detect-secrets' workers are not
     started early: on two cores they only slowed semgrep-core (docs/performance.md)."""
-    ignore = pathspec.GitIgnoreSpec.from_lines(options.analysis.paths_ignore)
+    ignored = _ignored(options.analysis.paths_ignore)
     files = [
         f
         for f in request.change.reviewable_files
-        if f.reviewable and safe_relative(f.path) is not None and not ignore.match_file(f.path)
+        if f.reviewable and safe_relative(f.path) is not None and not ignored(f.path)
     ]
     texts = {f.path: analysed_text(f.path, request.text_of(f.path)) for f in files}
     others = [f.path for f in request.change.reviewable_files if f.path not in texts]
@@ -251,6 +249,16 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     if options.analysis.added_lines_only:  # the lines each agent's Semgrep run focuses on
         focus = {f.path: request.added_focus(f) for f in files}
     early.start(texts, others, focus)
+
+
+def _ignored(patterns: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a path matches ``paths-ignore``, as the engine reads it; pathspec is imported
+    only when there are patterns, as it is 14 ms of the time before semgrep-core starts."""
+    if not patterns:
+        return lambda path: False
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _finish_review(
