@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import tempfile
 import warnings
 from dataclasses import replace
@@ -277,3 +279,32 @@ def test_model_findings_on_ignored_files_are_dropped(
     result = review(request_for(diff), options, llm)
     assert [s.path for s in result.files_not_reviewed] == ["vendor/lib.txt"]
     assert result.findings == ()
+
+
+_FREEZE_PROBE = """\
+import gc, json
+from code_guard.change.diff import parse_diff
+from code_guard.change.request import ReviewRequest
+from code_guard.options import build_options
+from code_guard.review.engine import review_sync
+
+diff = (
+    "diff --git a/a.py b/a.py\\nnew file mode 100644\\n--- /dev/null\\n+++ b/a.py\\n"
+    "@@ -0,0 +1 @@\\n+x = 1\\n"
+)
+counts = [gc.get_freeze_count()]
+for _ in range(2):
+    review_sync(ReviewRequest(change=parse_diff(diff)), build_options({"offline": True}))
+    counts.append(gc.get_freeze_count())
+print(json.dumps(counts))
+"""
+
+
+def test_what_is_loaded_is_frozen_once_at_the_first_review() -> None:
+    # gc.freeze at each review would keep every earlier review's cycles for good (an eval
+    # reviews hundreds of cases in one process): only the first review freezes.
+    proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-c", _FREEZE_PROBE], capture_output=True, text=True, check=True
+    )
+    before, first, second = json.loads(proc.stdout)
+    assert before == 0 and first > 0 and second == first

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
 import time
 from collections.abc import Callable, Mapping, Sequence
 
@@ -93,6 +95,7 @@ async def run_review(
     ``llm`` is ignored when ``options`` say the review is static-only (offline, or no model).
     """
     started = time.perf_counter()
+    _freeze_what_is_loaded()
     analysis, gate = options.analysis, options.gate
     nothing_to_review = _nothing_to_review(request)
     request, binaries, read_whole = read_binaries(request)
@@ -154,6 +157,18 @@ async def run_review(
         count_disputed=gate.count_disputed,
         unread_code=unread,
     )
+
+
+@functools.cache
+def _freeze_what_is_loaded() -> None:
+    """Move every object alive at the first review, the modules, rule tables and models, out
+    of the cyclic garbage collector's sight, once per process (``gc.freeze``). A review makes
+    many short-lived objects, and each full collection walked all of those as well: the first
+    review of 4,000 new lines in a fresh process took 0.42-0.45 s frozen against 0.46-0.49 s.
+    Frozen objects are still freed when nothing refers to them; only a cycle among them would
+    stay, and there is one such start per process (the CLI reviews once, an eval freezes at
+    its first case and its forked worker inherits that)."""
+    gc.freeze()
 
 
 def _first_line(request: ReviewRequest, path: str) -> str:
