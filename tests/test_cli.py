@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
@@ -374,18 +375,24 @@ print(json.dumps({"code": code, "loaded": loaded}))
 """
 
 
-def _imported_by(tmp_path: Path, *argv: str) -> tuple[int, list[str]]:
-    """Exit code of the CLI run with ``argv`` in a fresh interpreter, and the modules of the
-    model client, PyGithub and the eval code it imported."""
+def _probe(tmp_path: Path, script: str, *argv: str) -> dict[str, Any]:
+    """What ``script``, run with ``argv`` in a fresh interpreter, printed last, as JSON."""
     proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
-        [sys.executable, "-c", _IMPORT_PROBE, *argv],
+        [sys.executable, "-c", script, *argv],
         capture_output=True,
         text=True,
         cwd=tmp_path,
         timeout=120,
         check=False,
     )
-    answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    answer: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return answer
+
+
+def _imported_by(tmp_path: Path, *argv: str) -> tuple[int, list[str]]:
+    """Exit code of the CLI run with ``argv`` in a fresh interpreter, and the modules of the
+    model client, PyGithub and the eval code it imported."""
+    answer = _probe(tmp_path, _IMPORT_PROBE, *argv)
     return int(answer["code"]), list(answer["loaded"])
 
 
@@ -423,15 +430,7 @@ print(json.dumps({{"code": code, "before": before, "after": after}}))
 
 def test_the_cli_imports_the_agents_only_after_starting_semgrep(tmp_path: Path) -> None:
     diff = write(tmp_path, "change.diff", SECRET_DIFF)
-    proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
-        [sys.executable, "-c", _ORDER_PROBE, "review", str(diff), "--offline", "-q"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        check=True,
-    )
-    answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    answer = _probe(tmp_path, _ORDER_PROBE, "review", str(diff), "--offline", "-q")
     assert answer["code"] == 0
     assert answer["before"] == []
     # the review itself imports every one of them (the probe can fail)

@@ -13,6 +13,7 @@ import pytest
 
 from code_guard.cli import OUTPUT_FORMATS, main
 from code_guard.report import OutputFormat
+from code_guard.tools.base import ToolHit
 from code_guard.tools.semgrep import early
 from code_guard.tools.semgrep import tool as semgrep_tool
 from code_guard.tools.semgrep.command import rules_file
@@ -40,7 +41,7 @@ def _write(root: Path, files: dict[str, str]) -> list[str]:
     return sorted(files)
 
 
-def _summary(hits: list) -> list[tuple[str, str, int]]:  # type: ignore[type-arg]
+def _summary(hits: list[ToolHit]) -> list[tuple[str, str, int]]:
     return sorted((h.file_path, h.rule, h.line) for h in hits)
 
 

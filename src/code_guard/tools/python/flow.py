@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from code_guard.tools.python.checks import validator_name
 from code_guard.tools.python.cleaners import parameter_slot, proved_clean
-from code_guard.tools.python.nodes import walk
+from code_guard.tools.python.nodes import child_nodes, walk
 from code_guard.tools.python.sanitisers import CATEGORIES, Names
 from code_guard.tools.python.sources import FileFacts, Function, Kinds, initial_taint, is_source
 
@@ -48,22 +48,10 @@ def live(node: ast.AST, names: Mapping[str, Kinds], facts: FileFacts | None) -> 
         elif isinstance(current, ast.Name):
             done[id(current)] = names.get(current.id)
         else:
-            below = _children(current)
+            below = child_nodes(current)
             stack.append((current, below))
             stack.extend((c, None) for c in below)
     return done[id(node)]
-
-
-def _children(node: ast.AST) -> list[ast.AST]:
-    """``ast.iter_child_nodes(node)``, in its order, as a list built without generators."""
-    found: list[ast.AST] = []
-    for name in node._fields:
-        value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            found.append(value)
-        elif isinstance(value, list):
-            found.extend(item for item in value if isinstance(item, ast.AST))
-    return found
 
 
 def _combined(
