@@ -34,6 +34,7 @@ from code_guard.tools.base import (
     not_analysed,
     run_process,
 )
+from code_guard.tools.runtime.cpus import core_count
 from code_guard.tools.semgrep.command import (
     RULE_TIMEOUT_S,
     command,
@@ -74,32 +75,38 @@ class SemgrepTool(Tool):
 
     def run_focused(self, workspace: Path, paths: Sequence[str], focus: Focus) -> list[ToolHit]:
         """``run``, each Python function without a line of ``focus`` emptied first
-        (``focus.py``): its results could not count, and it is most of Semgrep's time."""
+        (``focus.py``): its results could not count, and it is most of Semgrep's time. A
+        rules file's files over ``SHARD_BYTES`` are cut into runs of about that size
+        (``shards``), so that a large change keeps every core busy."""
         groups: dict[str, list[str]] = {}
         for path in paths:
             groups.setdefault(read_as(path)[1], []).append(path)
-        runs = []
+        runs: list[tuple[str, int, partial[list[ToolHit]]]] = []
         for rules, group in sorted(groups.items()):
-            files, rules_path = tuple(sorted(group)), rules_file(rules)
+            rules_path = rules_file(rules)
             only = _subset(rules_path, self.rules)
             if only == ():
                 continue  # none of the rules wanted is this language's
-            lines = None if focus is None else tuple(tuple(sorted(focus.get(p, ()))) for p in files)
-            key = (str(workspace), files, str(rules_path), only, lines)
-            run = partial(run_rules, workspace, files, rules_path, focus=focus, only=only)
-            runs.append(partial(_CACHE.get, key, run))
-        # The rules files run side by side: one after the other, each agent waited on the
-        # longest chain of them (on the 3,000-file pull request, Go, then JavaScript, then
-        # Python: 20 s of a 24 s review). A failure is raised as before, the first in order.
-        # Each run carries this thread's context variables (the review's deadline) into its
-        # own thread, a copy each: one context cannot be entered by two threads at once.
-        if len(runs) > 1:
-            contexts = [contextvars.copy_context() for _ in runs]
-            with ThreadPoolExecutor(len(runs), thread_name_prefix="code-guard-semgrep") as pool:
-                found = list(pool.map(lambda c, get: c.run(get), contexts, runs))
-        else:
-            found = [get() for get in runs]
-        return [h for hits in found for h in hits if self._wanted(h)]
+            for files, size in shards(workspace, sorted(group)):
+                lines = (
+                    None if focus is None else tuple(tuple(sorted(focus.get(p, ()))) for p in files)
+                )
+                key = (str(workspace), files, str(rules_path), only, lines)
+                run = partial(run_rules, workspace, files, rules_path, focus=focus, only=only)
+                runs.append((rules, size, partial(_CACHE.get, key, run)))
+        # Unsharded, every rules file's run starts at once, as it always has; cut into
+        # shards, as many run at once as there are cores.
+        workers = len(runs) if len(runs) == len({rules for rules, _, _ in runs}) else core_count()
+        found = _run_side_by_side(
+            [get for _, _, get in runs], [size for _, size, _ in runs], workers
+        )
+        merged: dict[str, list[ToolHit]] = {}
+        for (rules, _, _), hits in zip(runs, found, strict=True):
+            merged.setdefault(rules, []).extend(hits)
+        # A rules file's shards, joined, list its hits as one run does: the files it could
+        # not parse, then those it gave up on, then its results, each in the files' order.
+        ordered = [sorted(hits, key=_hit_rank) for hits in merged.values()]
+        return [h for hits in ordered for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
         if hit.rule in (UNPARSABLE_RULE, NOT_ANALYSED_RULE):
@@ -114,8 +121,73 @@ _CACHE: RunCache[
     tuple[str, tuple[str, ...], str, tuple[str, ...] | None, tuple[tuple[int, ...], ...] | None]
 ] = RunCache()
 
+# How many bytes of files one semgrep-core run is given at most when there are more: each run
+# pays its start and rules (0.1 s), and a megabyte of minified JavaScript parses in 5-6 s. A
+# change this large is not started early (``early.MAX_CHARACTERS``); one whose text is
+# multi-byte may be, and then no shard is what it started, so the early run ends unused.
+SHARD_BYTES = 1_000_000
+# A bound on the runs one rules file is cut into, whatever the change's size.
+MAX_SHARDS = 16
+
 # A rule's first line in a bundled rules file; each rule runs to the next one (or the end).
 _RULE_START = re.compile(r"^  - id: ([\w-]+)\n", re.MULTILINE)
+
+
+def shards(workspace: Path, files: Sequence[str]) -> list[tuple[tuple[str, ...], int]]:
+    """``files`` (sorted) cut into consecutive runs of about ``SHARD_BYTES`` each (``cut``),
+    with their sizes. semgrep-core matches each file on its own, so the runs' results, joined
+    in order, are one run's."""
+    sizes = [_size(workspace / path) for path in files]
+    return [(tuple(files[i] for i in run), sum(sizes[i] for i in run)) for run in cut(sizes)]
+
+
+def cut(sizes: Sequence[int]) -> list[list[int]]:
+    """The indices of ``sizes`` in consecutive runs: one run when they add up to no more than
+    ``SHARD_BYTES``, else as many as it takes to hold about that each, but never more than
+    files or ``MAX_SHARDS``; none empty."""
+    total = sum(sizes)
+    count = max(1, min(len(sizes), MAX_SHARDS, -(-total // SHARD_BYTES)))
+    runs: list[list[int]] = [[]]
+    done = 0
+    for index, size in enumerate(sizes):
+        runs[-1].append(index)
+        done += size
+        to_come = count - len(runs)
+        # A run ends on the file that brings the runs so far to their share of the whole,
+        # or where each run still to come has just one file left.
+        if to_come and (done >= total * len(runs) / count or len(sizes) - index - 1 == to_come):
+            runs.append([])
+    return runs
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # run_rules reports what it cannot read
+
+
+def _run_side_by_side(
+    runs: Sequence[partial[list[ToolHit]]], sizes: Sequence[int], workers: int
+) -> list[list[ToolHit]]:
+    """Each of ``runs``' hits, in order. The rules files run side by side: one after the
+    other, each agent waited on the longest chain of them (on the 3,000-file pull request,
+    Go, then JavaScript, then Python: 20 s of a 24 s review), ``workers`` at a time, the
+    largest first, so that the last to start are the shortest. A failure is raised as
+    before, the first in order."""
+    if len(runs) <= 1 or workers <= 1:
+        return [get() for get in runs]
+    # Each run carries this thread's context variables (the review's deadline) into its own
+    # thread, a copy each: one context cannot be entered by two threads at once.
+    contexts = [contextvars.copy_context() for _ in runs]
+    order = sorted(range(len(runs)), key=lambda i: -sizes[i])
+    with ThreadPoolExecutor(workers, thread_name_prefix="code-guard-semgrep") as pool:
+        futures = {i: pool.submit(contexts[i].run, runs[i]) for i in order}
+        return [futures[i].result() for i in range(len(runs))]
+
+
+def _hit_rank(hit: ToolHit) -> int:
+    return {UNPARSABLE_RULE: 0, NOT_ANALYSED_RULE: 1}.get(hit.rule, 2)
 
 
 @cache
