@@ -514,6 +514,35 @@ def test_the_modules_a_review_loads_late_load_without_the_collector_too(tmp_path
     assert off == {"runs": 0, "enabled": False, "kept": 50_000}
 
 
+# Runs the CLI in a fresh interpreter, then prints which of the given modules it imported.
+_LAZY = ("pathspec", "tenacity")
+_LAZY_PROBE = f"""\
+import json, sys
+from code_guard.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in {_LAZY!r} if m in sys.modules)
+print(json.dumps({{"code": code, "loaded": loaded}}))
+"""
+
+
+def test_an_offline_review_imports_neither_pathspec_nor_tenacity(tmp_path: Path) -> None:
+    """pathspec reads ``paths-ignore`` and ``.gitattributes`` patterns, tenacity retries model
+    calls: a review with neither has no use for them (5 ms and 3 ms of start-up)."""
+    write(tmp_path, "app/settings.py", "DEBUG = False\n")
+    diff = write(
+        tmp_path,
+        "change.diff",
+        "diff --git a/app/settings.py b/app/settings.py\nnew file mode 100644\n"
+        "--- /dev/null\n+++ b/app/settings.py\n@@ -0,0 +1 @@\n+DEBUG = False\n",
+    )
+    argv = ["review", str(diff), "--offline", "-q", "--root", str(tmp_path)]
+    answer = _probe(tmp_path, _LAZY_PROBE, *argv)
+    assert answer == {"code": 0, "loaded": []}
+    # the probe can fail: a pattern to match loads pathspec
+    answer = _probe(tmp_path, _LAZY_PROBE, *argv, "--paths-ignore", "docs/")
+    assert answer == {"code": 0, "loaded": ["pathspec"]}
+
+
 def test_the_command_writes_everything_and_leaves_no_process_behind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,7 +23,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, get_args
 
@@ -31,6 +31,7 @@ from code_guard import package_version
 from code_guard.arguments import add_model_arguments, config_values, options_from_args
 from code_guard.change.diff import Change, decode_diff, parse_diff
 from code_guard.change.linemap import analysed_text
+from code_guard.change.patterns import matcher
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import safe_relative
 from code_guard.errors import CodeGuardError, InputError
@@ -246,7 +247,7 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     then overlaps the reviewer's (``tools/semgrep/early.py``; the review takes an early run
     only when its own run would be the same). Bandit's and detect-secrets' workers are not
     started early: on two cores they only slowed semgrep-core (docs/performance.md)."""
-    ignored = _ignored(options.analysis.paths_ignore)
+    ignored = matcher(options.analysis.paths_ignore)  # as the engine reads it
     files = [
         f
         for f in request.change.reviewable_files
@@ -258,16 +259,6 @@ def _start_analysers(request: ReviewRequest, options: ReviewOptions) -> None:
     if options.analysis.added_lines_only:  # the lines each agent's Semgrep run focuses on
         focus = {f.path: request.added_focus(f) for f in files}
     early.start(texts, others, focus)
-
-
-def _ignored(patterns: Sequence[str]) -> Callable[[str], bool]:
-    """Whether a path matches ``paths-ignore``, as the engine reads it; pathspec is imported
-    only when there are patterns, as it is 14 ms of the time before semgrep-core starts."""
-    if not patterns:
-        return lambda path: False
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns).match_file
 
 
 def _finish_review(
