@@ -37,6 +37,7 @@ from code_guard.change.workspace import safe_relative
 from code_guard.errors import CodeGuardError, InputError
 from code_guard.findings import AgentState, AgentStatus, Severity
 from code_guard.options import OnError, ReviewOptions
+from code_guard.tools.bandit import prestart
 from code_guard.tools.semgrep import early
 from code_guard.trust.nofollow import read_beneath, write_replacing
 from code_guard.trust.sanitize import redact, redact_review
@@ -353,6 +354,7 @@ def run() -> NoReturn:
         from code_guard.tools.runtime.warm import close_warm_pools
 
         close_warm_pools()
+    prestart.discard()  # a Bandit worker started with the process that no review took
     early.discard()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
