@@ -438,6 +438,111 @@ def test_the_cli_imports_the_agents_only_after_starting_semgrep(tmp_path: Path) 
         assert any(m == package or m.startswith(package + ".") for m in answer["after"]), package
 
 
+# Imports a module in a fresh interpreter and prints how many times the cyclic collector ran
+# meanwhile, whether it runs after, and how many objects were frozen.
+_COLLECTION_PROBE = """\
+import gc, importlib, json, sys
+runs = [0]
+gc.callbacks.append(lambda stage, info: runs.__setitem__(0, runs[0] + (stage == "start")))
+importlib.import_module(sys.argv[1])
+print(json.dumps({"runs": runs[0], "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def _collections(tmp_path: Path, module: str) -> dict[str, Any]:
+    """``_COLLECTION_PROBE`` on ``module``, its bytecode read from a cache as an installed
+    package's is (compiling a module's source, before it runs, makes collections of its own)."""
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(tmp_path / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    for _ in range(2):  # the first run writes the cache
+        proc = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+            [sys.executable, "-c", _COLLECTION_PROBE, module],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+            check=True,
+        )
+    answer: dict[str, Any] = json.loads(proc.stdout)
+    return answer
+
+
+def test_the_cli_loads_its_modules_without_the_cyclic_collector(tmp_path: Path) -> None:
+    """Its modules live as long as the process: the collector would only walk them (0.015 s
+    of a one-line review, before semgrep-core starts). It runs again after, on what is new."""
+    answer = _collections(tmp_path, "code_guard.cli")
+    assert answer["runs"] == 0
+    assert answer["enabled"] is True
+    assert answer["frozen"] > 10_000  # what was loaded is out of its sight
+    # the probe can fail: loading the engine alone, without a pause, is seen collecting
+    control = _collections(tmp_path, "code_guard.review.engine")
+    assert control["runs"] > 10 and control["frozen"] == 0
+
+
+_PAUSE_PROBE = """\
+import gc, json
+from code_guard.cli import _loading
+runs = [0]
+gc.callbacks.append(lambda stage, info: runs.__setitem__(0, runs[0] + (stage == "start")))
+seen = []
+for enabled in (True, False):
+    (gc.enable if enabled else gc.disable)()
+    before = runs[0]
+    with _loading():
+        kept = [[] for _ in range(50_000)]
+        for item in kept:
+            item.append(item)  # cycles: what the collector looks for
+    seen.append({"runs": runs[0] - before, "enabled": gc.isenabled(), "kept": len(kept)})
+print(json.dumps(seen))
+"""
+
+
+def test_the_modules_a_review_loads_late_load_without_the_collector_too(tmp_path: Path) -> None:
+    """``_finish_review`` loads the agents, the engine and the renderers under ``_loading``:
+    no collection meanwhile, and the collector is left as it was found (on, or off)."""
+    result = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+        [sys.executable, "-c", _PAUSE_PROBE],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=True,
+    )
+    on, off = json.loads(result.stdout)
+    assert on == {"runs": 0, "enabled": True, "kept": 50_000}
+    assert off == {"runs": 0, "enabled": False, "kept": 50_000}
+
+
+# Runs the CLI in a fresh interpreter, then prints which of the given modules it imported.
+_LAZY = ("pathspec", "tenacity")
+_LAZY_PROBE = f"""\
+import json, sys
+from code_guard.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in {_LAZY!r} if m in sys.modules)
+print(json.dumps({{"code": code, "loaded": loaded}}))
+"""
+
+
+def test_an_offline_review_imports_neither_pathspec_nor_tenacity(tmp_path: Path) -> None:
+    """pathspec reads ``paths-ignore`` and ``.gitattributes`` patterns, tenacity retries model
+    calls: a review with neither has no use for them (5 ms and 3 ms of start-up)."""
+    write(tmp_path, "app/settings.py", "DEBUG = False\n")
+    diff = write(
+        tmp_path,
+        "change.diff",
+        "diff --git a/app/settings.py b/app/settings.py\nnew file mode 100644\n"
+        "--- /dev/null\n+++ b/app/settings.py\n@@ -0,0 +1 @@\n+DEBUG = False\n",
+    )
+    argv = ["review", str(diff), "--offline", "-q", "--root", str(tmp_path)]
+    answer = _probe(tmp_path, _LAZY_PROBE, *argv)
+    assert answer == {"code": 0, "loaded": []}
+    # the probe can fail: a pattern to match loads pathspec
+    answer = _probe(tmp_path, _LAZY_PROBE, *argv, "--paths-ignore", "docs/")
+    assert answer == {"code": 0, "loaded": ["pathspec"]}
+
+
 def test_the_command_writes_everything_and_leaves_no_process_behind(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,15 +14,16 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
-from tenacity.wait import wait_random_exponential
 
 from code_guard.errors import BudgetExhaustedError, InvalidAnswerError, TransientModelError
 from code_guard.findings import Usage
 from code_guard.options import ModelOptions, SchemaMode
+
+if TYPE_CHECKING:
+    from tenacity import RetryCallState
 
 T = TypeVar("T", bound=BaseModel)
 Message = dict[str, str]
@@ -207,6 +208,9 @@ class LLMClient(ABC):
     async def _retrying_send(
         self, messages: Sequence[Message], response_format: dict[str, Any]
     ) -> Completion:
+        # Imported on the first call: an offline review, which makes none, has no use for it.
+        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+
         retrying = AsyncRetrying(
             stop=stop_after_attempt(self.settings.max_retries + 1),
             retry=retry_if_exception_type(TransientModelError),
@@ -224,6 +228,8 @@ class LLMClient(ABC):
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, TransientModelError) and exc.retry_after is not None:
             return min(max(exc.retry_after, 0.0), _MAX_RETRY_AFTER_S)
+        from tenacity.wait import wait_random_exponential
+
         backoff = wait_random_exponential(multiplier=1, max=self.settings.backoff_max_s)
         return float(backoff(state))
 

@@ -8,12 +8,11 @@ import gc
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-import pathspec
-
 from code_guard.agents import AgentContext, agent_for
 from code_guard.agents.baseline import BaseSide
 from code_guard.change.binary import binary_warning, read_binaries
 from code_guard.change.diff import FileChange, FileStatus
+from code_guard.change.patterns import matcher
 from code_guard.change.request import ReviewRequest, split_lines
 from code_guard.change.workspace import Workspace, materialize, safe_relative
 from code_guard.findings import (
@@ -64,7 +63,7 @@ def select_files(
 
     Deleted files are neither: there is no new text to review and nothing was left out.
     """
-    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
+    ignore = matcher(paths_ignore)
     keep: list[FileChange] = []
     skipped: list[SkippedFile] = []
     for file in files:
@@ -76,7 +75,7 @@ def select_files(
             skipped.append(SkippedFile(path=file.path, reason=_NOT_REVIEWED[file.status]))
         elif safe_relative(file.path) is None:
             skipped.append(SkippedFile(path=file.path, reason="path escapes the repository"))
-        elif ignore.match_file(file.path):
+        elif ignore(file.path):
             skipped.append(SkippedFile(path=file.path, reason="matches paths-ignore"))
         else:
             keep.append(file)
@@ -180,9 +179,9 @@ def _first_line(request: ReviewRequest, path: str) -> str:
 def _ignored(files: Sequence[SkippedFile], paths_ignore: Sequence[str]) -> tuple[SkippedFile, ...]:
     """``files`` with those ``paths_ignore`` matches listed as ignored: the user asked not to
     review them, so that their text could not be read leaves no gap."""
-    ignore = pathspec.GitIgnoreSpec.from_lines(paths_ignore)
+    ignore = matcher(paths_ignore)
     return tuple(
-        SkippedFile(path=f.path, reason="matches paths-ignore") if ignore.match_file(f.path) else f
+        SkippedFile(path=f.path, reason="matches paths-ignore") if ignore(f.path) else f
         for f in files
     )
 

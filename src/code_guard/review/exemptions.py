@@ -26,8 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-import pathspec
-
+from code_guard.change.patterns import matcher
 from code_guard.findings import clip
 
 LOCK_FILES = frozenset(
@@ -66,16 +65,16 @@ class Attributes:
                     generated.append(parts[0])
                 elif name == "linguist-vendored":
                     vendored.append(parts[0])
-        self._generated = pathspec.GitIgnoreSpec.from_lines(generated)
-        self._vendored = pathspec.GitIgnoreSpec.from_lines(vendored)
+        self._generated = matcher(generated)
+        self._vendored = matcher(vendored)
 
     def generated(self, path: str) -> bool:
         """True when ``.gitattributes`` marks ``path`` generated."""
-        return self._generated.match_file(path)
+        return self._generated(path)
 
     def vendored(self, path: str) -> bool:
         """True when ``.gitattributes`` marks ``path`` vendored."""
-        return self._vendored.match_file(path)
+        return self._vendored(path)
 
 
 @dataclass(frozen=True, slots=True)

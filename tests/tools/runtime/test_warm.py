@@ -137,6 +137,49 @@ def test_the_bandit_worker_answers_then_exits_cleanly_at_end_of_input(tmp_path: 
     assert [r["test_id"] for r in answers[1]["results"]] == ["B102"]
 
 
+# Runs the Bandit worker's ``main`` on one request, counting the cyclic collector's runs.
+_WORKER_PROBE = """\
+import gc, io, json, runpy, sys
+if sys.argv[3] == "no-pause":
+    gc.disable = lambda: None  # the control: what the worker costs without its pause
+runs = [0]
+gc.callbacks.append(lambda stage, info: runs.__setitem__(0, runs[0] + (stage == "start")))
+worker = runpy.run_path(sys.argv[1])
+sys.stdin = io.StringIO(json.dumps({"cwd": sys.argv[2], "paths": ["a.py"]}) + "\\n")
+out, sys.stdout = sys.stdout, io.StringIO()
+worker["main"]()
+answer, sys.stdout = sys.stdout.getvalue(), out
+print(json.dumps({"runs": runs[0], "enabled": gc.isenabled(), "frozen": gc.get_freeze_count(),
+                  "rules": [r["test_id"] for r in json.loads(answer)["results"]]}))
+"""
+
+
+def test_the_bandit_worker_loads_bandit_without_the_cyclic_collector(tmp_path: Path) -> None:
+    """Bandit's modules live as long as the worker: the collector is paused while they load
+    (a one-line review waits for the worker's first answer), then runs on what is new."""
+    (tmp_path / "a.py").write_text("exec(input())\n", encoding="utf-8")
+
+    def probe(mode: str) -> dict[str, object]:
+        argv = [sys.executable, "-I", "-c", _WORKER_PROBE, bandit_worker.__file__, str(tmp_path)]
+        done = subprocess.run(  # noqa: S603 - our own interpreter, fixed argv
+            [*argv, mode],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        answer: dict[str, object] = json.loads(done.stdout)
+        return answer
+
+    paused, control = probe("pause"), probe("no-pause")
+    assert paused["rules"] == control["rules"] == ["B102"]
+    assert paused["enabled"] is True
+    assert isinstance(paused["frozen"], int) and paused["frozen"] > 10_000
+    # the control collects all the way through loading Bandit; the worker barely at all
+    assert isinstance(paused["runs"], int) and isinstance(control["runs"], int)
+    assert control["runs"] > 20 and paused["runs"] * 3 < control["runs"]
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 # Python 3.12+ warns at any fork of a process with threads (earlier tests leave the tools' pool
 # running); the child here only reads its own state and writes one byte.

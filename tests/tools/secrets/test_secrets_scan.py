@@ -15,6 +15,7 @@ from detect_secrets.settings import default_settings, get_plugins, transient_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from code_guard.tools.secrets import scan as scan_module
 from code_guard.tools.secrets import tool as secrets_tool
 from code_guard.tools.secrets.scan import _line_test, _narrowed, _token_plugins, scan
 from code_guard.tools.secrets.tool import SecretsTool
@@ -115,6 +116,38 @@ def test_the_token_pass_finds_what_it_finds_on_every_line() -> None:
         }
     assert every_line
     assert every_line <= found
+
+
+def test_a_small_scan_reads_every_line_and_finds_what_the_narrowed_scan_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Until a scan of this process has compiled the line tests, a scan of a few lines reads
+    every line instead (compiling them would cost more): it must find the same."""
+    lines = _filler(20) + _SECRET_LINES + ['KEY = os.getenv("K", "AKIAIOSFODNN7EXAMPLE")  ']
+    numbered = list(enumerate([*lines, *_filler(20)], start=1))
+    assert len(numbered) < scan_module._NARROW_FROM
+    built: list[int] = []
+    real = scan_module._line_test
+
+    def counted() -> scan_module.LineTest:
+        built.append(1)
+        return real()
+
+    monkeypatch.setattr(scan_module, "_line_test", counted)
+    monkeypatch.setattr(scan_module, "_compiled", False)
+    every = scan({"app.py": numbered})
+    assert built == []  # no test compiled: every line read
+    monkeypatch.setattr(scan_module, "_compiled", True)
+    narrowed = scan({"app.py": numbered})
+    assert built == [1, 1]  # both passes narrowed
+    assert sorted(every) == sorted(narrowed)
+    assert {kind for _, _, kind in every} >= {"AWS Access Key", "GitHub Token", "Secret Keyword"}
+    # a scan of more lines compiles the tests, and later small scans narrow too
+    monkeypatch.setattr(scan_module, "_compiled", False)
+    scan({"big.py": list(enumerate(_filler(scan_module._NARROW_FROM), start=1))})
+    assert built == [1, 1, 1, 1] and scan_module._compiled
+    assert sorted(scan({"app.py": numbered})) == sorted(narrowed)
+    assert len(built) == 6
 
 
 _ALPHABETS = st.sampled_from(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -12,18 +11,17 @@ from code_guard.errors import ToolError
 from code_guard.findings import Silencing
 from code_guard.rewrites.folding import folding_of
 from code_guard.rewrites.python_parse import parse_python
+from code_guard.tools.bandit import prestart
 from code_guard.tools.base import Tool, ToolHit, is_python, not_analysed
 from code_guard.tools.runtime.batches import cores, file_size, run_in_batches
 from code_guard.tools.runtime.warm import WarmPool
 
-# -I: isolated mode, which implies -P: the worker's folder, the working directory (the PR's
-# files) and PYTHON* variables stay off sys.path, so a PR adding ``bandit.py`` or ``json.py``
-# cannot run its own code. One idle worker per core is kept for the next review.
-_WORKERS = WarmPool(
-    "bandit",
-    [sys.executable, "-I", str(Path(__file__).with_name("worker.py"))],
-    keep=cores(),
-)
+# ``prestart.ARGV`` runs the worker isolated (``-I``: the PR's files are never importable).
+# One idle worker per core is kept for the next review; the one ``python -m code_guard
+# review`` started with the process, if any, is the first.
+_WORKERS = WarmPool("bandit", prestart.ARGV, keep=cores())
+if (_started := prestart.take()) is not None:
+    _WORKERS.adopt(_started)
 
 
 class BanditTool(Tool):

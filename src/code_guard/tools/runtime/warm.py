@@ -29,7 +29,10 @@ JsonObject = dict[str, object]
 class _Worker:
     """One worker process and its pipes."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(self, argv: Sequence[str], started: subprocess.Popen[str] | None = None) -> None:
+        if started is not None:  # started from ``argv`` already, with these pipes
+            self.proc = started
+            return
         try:
             self.proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
                 list(argv),
@@ -145,6 +148,16 @@ class WarmPool:
                 return answer
         worker.close()
         return answer
+
+    def adopt(self, started: subprocess.Popen[str]) -> None:
+        """Keep ``started``, a process started from this pool's argv with its pipes, as an idle
+        worker (``tools/bandit/prestart.py``); ended at once if the pool keeps none."""
+        worker = _Worker(self._argv, started)
+        with self._lock:
+            if len(self._idle) < self._keep:
+                self._idle.append(worker)
+                return
+        worker.close()
 
     def close(self) -> None:
         """End every idle worker (also run at interpreter exit)."""

@@ -35,6 +35,12 @@ GUESSING_DETECTORS = frozenset(
 _CONTEXT = 5
 Hit = tuple[str, int, str]  # path, line, secret type
 LineTest = Callable[[str], bool]
+# Below this many lines, a scan reads every line rather than compile the line tests first, as
+# long as no scan of this process has compiled them (``re`` keeps them compiled after): that
+# costs about 6 ms, and scanning a line 0.06 ms. The scan finds the same either way, since the
+# tests only pass over lines no plugin can flag.
+_NARROW_FROM = 100
+_compiled = False
 _BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
 _GLOBAL_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
 
@@ -53,13 +59,14 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
     from detect_secrets.settings import default_settings, get_plugins, transient_settings
 
     found: dict[Hit, None] = {}
+    count = sum(len(numbered) for numbered in lines.values())
     # The lines the first pass's test let through: the second pass's plugins are among the
     # first pass's, so no other line can hold what they look for.
     flagged: dict[str, set[int]] = {}
     with tempfile.TemporaryDirectory(prefix="code-guard-secrets-") as tmp:
         scratch = Path(tmp)
         with default_settings():
-            may_hold = _line_test()
+            may_hold = _test_for(count)
             first_pass = {type(plugin).__name__ for plugin in get_plugins()}
             collection = SecretsCollection(root=str(scratch))
             numbers: dict[str, list[int]] = {}
@@ -79,7 +86,7 @@ def scan(lines: Mapping[str, Sequence[tuple[int, str]]]) -> list[Hit]:
         tokens = _token_plugins()
         narrowed = set(tokens) <= first_pass
         with transient_settings({"plugins_used": [{"name": n} for n in tokens]}):
-            may_hold = _line_test()
+            may_hold = _test_for(count)
             for path, numbered in lines.items():
                 for number, line in numbered:
                     # The first pass tested the line without trailing blanks.
@@ -126,6 +133,20 @@ def _narrowest(
         target.parent.mkdir(parents=True, exist_ok=True)
         _write(target, numbered)
     return numbered
+
+
+def _test_for(count: int) -> LineTest:
+    """The line test of the active plugins for a scan of ``count`` lines: every line, for a
+    few lines while the tests have not been compiled here yet (``_NARROW_FROM``)."""
+    global _compiled
+    if count < _NARROW_FROM and not _compiled:
+        return _every_line
+    _compiled = True
+    return _line_test()
+
+
+def _every_line(line: str) -> bool:
+    return True
 
 
 def _line_test() -> LineTest:
