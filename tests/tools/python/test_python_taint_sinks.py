@@ -110,6 +110,10 @@ def view():
         ("requests.request('GET', url=value, timeout=3)", "taint-ssrf"),
         ("requests.post(timeout=3, json={}, url=value)", "taint-ssrf"),
         ("flask.redirect(location=value)", "taint-open_redirect"),
+        ("os.system(command=value)", "taint-command_injection"),
+        ("subprocess.run(shell=True, args=value)", "taint-command_injection"),
+        ("open(file=value)", "taint-path_traversal"),
+        ("conn.cursor().execute(query=value)", "taint-sql_injection"),
     ],
 )
 def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
@@ -130,6 +134,9 @@ def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
         "requests.get(url='https://api.example/', params=value)",
         "requests.get(params=value, url='https://api.example/')",
         "flask.redirect(location='/home', code=value)",
+        "subprocess.run(args=value)",
+        "subprocess.run(args=value, shell=False)",
+        "open(file='/srv/app.log', mode=value)",
     ],
 )
 def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) -> None:

@@ -227,3 +227,21 @@ def go_by_keyword_checked():
         abort(400)
     # ok: py-open-redirect-taint
     return redirect(location=target)  # ok-location-checked
+
+
+@app.route("/kw6")
+def ping_by_keyword():
+    # ruleid: py-command-injection-taint
+    return subprocess.check_output(shell=True, args="ping -c1 " + request.args["host"])  # tp-args
+
+
+@app.route("/kw7")
+def read_by_keyword():
+    # ruleid: py-path-traversal-taint
+    return open(file=os.path.join(BASE, request.args["name"])).read()  # tp-file
+
+
+@app.route("/kw8")
+def ping_by_keyword_no_shell():
+    # ok: py-command-injection-taint
+    return subprocess.check_output(args=["ping", "-c1", request.args["host"]])  # ok-no-shell
