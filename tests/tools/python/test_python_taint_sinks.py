@@ -69,6 +69,7 @@ def test_each_sink_call_is_rendered_for_semgrep() -> None:
         "subprocess.run(..., $CMD)",  # no fixed position
         "os.system($OTHER)",  # the focus is missing
         "os.system(f($CMD))",  # a shape the Python check cannot read
+        "os.system($A, cmd=$CMD)",  # the value by name after a fixed argument
     ],
 )
 def test_a_call_neither_reader_reads_the_same_is_refused(call: str) -> None:
@@ -104,6 +105,15 @@ def view():
         ("User.objects.raw(value)", "taint-sql_injection"),
         ("conn.cursor().execute(value)", "taint-sql_injection"),
         ("flask.redirect(value)", "taint-open_redirect"),
+        # the value passed by name (CodeQL's models read the keyword as well as the position)
+        ("requests.get(url=value)", "taint-ssrf"),
+        ("requests.request('GET', url=value, timeout=3)", "taint-ssrf"),
+        ("requests.post(timeout=3, json={}, url=value)", "taint-ssrf"),
+        ("flask.redirect(location=value)", "taint-open_redirect"),
+        ("os.system(command=value)", "taint-command_injection"),
+        ("subprocess.run(shell=True, args=value)", "taint-command_injection"),
+        ("open(file=value)", "taint-path_traversal"),
+        ("conn.cursor().execute(query=value)", "taint-sql_injection"),
     ],
 )
 def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
@@ -120,6 +130,13 @@ def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
         "subprocess.run(value, shell=False)",
         "subprocess.run(value)",
         "flask.Response(value, mimetype='application/json')",
+        # another keyword than the one that passes the value
+        "requests.get(url='https://api.example/', params=value)",
+        "requests.get(params=value, url='https://api.example/')",
+        "flask.redirect(location='/home', code=value)",
+        "subprocess.run(args=value)",
+        "subprocess.run(args=value, shell=False)",
+        "open(file='/srv/app.log', mode=value)",
     ],
 )
 def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) -> None:
@@ -135,6 +152,10 @@ def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) ->
         "subprocess.Popen(value, shell=True, cwd='/')",
         "flask.Response(value, 200)",
         "os.popen(value, 'r')",
+        # the keyword among others, or beside unpacked options
+        "requests.get(url=value, **options)",
+        "requests.get(*[], url=value)",
+        "requests.head(url=value, allow_redirects=True)",
     ],
 )
 def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) -> None:

@@ -210,21 +210,24 @@ class Guard(Frozen):
 
 
 # A call both readers match: a dotted name or a method of any receiver (`$C.execute`), its
-# arguments metavariables, `...` and literal keywords (`shell=True`).
+# arguments metavariables, `...`, literal keywords (`shell=True`) and the keyword that passes
+# the value (`url=$URL`).
 _CALL = re.compile(r"^(?P<receiver>\$[A-Z]+\.)?(?P<name>[A-Za-z_][\w.]*)\((?P<args>.*)\)$")
-_ARGUMENT = re.compile(r"^(\$[A-Z]+|\.\.\.|[a-z_]+=(True|False))$")
+_ARGUMENT = re.compile(r"^(\$[A-Z]+|\.\.\.|[a-z_]+=(True|False)|[a-z_]+=\$[A-Z]+)$")
 
 
 class SinkCall(Frozen):
     """One call of a sink as the Python taint check reads it: the call's dotted name as
     written (``os.system``), or, for ``method``, the end of it after any receiver
     (``objects.raw`` of ``$M.objects.raw``); the position of the value among the positional
-    arguments; the literal keywords the call must pass (``shell=True``); and, when the
+    arguments, or, when the call passes it by name (``requests.get(url=$URL, ...)``), that
+    ``keyword``; the literal keywords the call must pass (``shell=True``); and, when the
     pattern has no ``...``, how many positional arguments the call must have."""
 
     name: str
     method: bool
-    position: int
+    position: int | None
+    keyword: str | None = None
     keywords: tuple[tuple[str, bool], ...] = ()
     arity: int | None = None
 
@@ -275,15 +278,26 @@ def _call_shape(text: str, focus: str, sink: str) -> SinkCall:
     if not match or not all(_ARGUMENT.match(a) for a in arguments):
         raise ValueError(f"sink {sink!r}: {text!r} is not a call both readers read")
     positional = [a for a in arguments if "=" not in a]
-    if focus not in positional or "..." in positional[: positional.index(focus)]:
+    named = dict(a.partition("=")[::2] for a in arguments if "=" in a)
+    by_name = [key for key, value in named.items() if value == focus]
+    if by_name and focus not in positional:
+        # The value passed by name, among nothing but `...` (Semgrep matches a keyword
+        # wherever the call places it, and so does the Python check).
+        if any(a != "..." for a in positional):
+            raise ValueError(f"sink {sink!r}: {text!r} names {focus} after fixed arguments")
+        position, keyword = None, by_name[0]
+    elif focus in positional and "..." not in positional[: positional.index(focus)]:
+        position, keyword = positional.index(focus), None
+    else:
         raise ValueError(f"sink {sink!r}: {text!r} has no fixed position for {focus}")
     keywords = tuple(
-        (key, value == "True") for key, _, value in (a.partition("=") for a in arguments) if value
+        (key, value == "True") for key, value in named.items() if value in ("True", "False")
     )
     return SinkCall(
         name=match["name"],
         method=bool(match["receiver"]),
-        position=positional.index(focus),
+        position=position,
+        keyword=keyword,
         keywords=keywords,
         arity=None if "..." in arguments else len(positional),
     )

@@ -531,13 +531,16 @@ def _sink(call: ast.Call) -> tuple[str, ast.expr] | None:
         candidates = _BY_NAME.get(dotted(func), [])
     for kind, shape in candidates:
         if _matches(call, shape):
-            return kind, call.args[shape.position]
+            if shape.position is not None:
+                return kind, call.args[shape.position]
+            return kind, next(k.value for k in call.keywords if k.arg == shape.keyword)
     return None
 
 
 def _matches(call: ast.Call, shape: SinkCall) -> bool:
     """Whether ``call`` is the sink call ``shape``: its name (or the end of it, after any
-    receiver), its value's position, its literal keywords, and its arity when fixed."""
+    receiver), its value's position or keyword, its literal keywords, and its arity when
+    fixed."""
     if shape.method:
         attrs: list[str] = []
         node: ast.expr = call.func
@@ -549,17 +552,20 @@ def _matches(call: ast.Call, shape: SinkCall) -> bool:
             return False
     elif dotted(call.func) != shape.name:
         return False
-    if len(call.args) <= shape.position or any(
+    given = {k.arg: k.value for k in call.keywords}
+    if shape.position is None:
+        if shape.keyword not in given:
+            return False
+    elif len(call.args) <= shape.position or any(
         isinstance(a, ast.Starred) for a in call.args[: shape.position + 1]
     ):
         return False
-    given = {k.arg: k.value for k in call.keywords}
     for keyword, value in shape.keywords:
         found = given.get(keyword)
         if not (isinstance(found, ast.Constant) and found.value is value):
             return False
     if shape.arity is not None:
-        extra = {k.arg for k in call.keywords} - {name for name, _ in shape.keywords}
+        extra = {k.arg for k in call.keywords} - {n for n, _ in shape.keywords} - {shape.keyword}
         if len(call.args) != shape.arity or extra:
             return False
     return True
@@ -646,7 +652,7 @@ def _flows(
     names = taint.kinds
     scope: Scope | None = None
     for node in walk(func):
-        if not isinstance(node, ast.Call) or not node.args:
+        if not isinstance(node, ast.Call) or not (node.args or node.keywords):
             continue
         sink = _sink(node)
         if sink is None:

@@ -190,3 +190,58 @@ def query_number():
     # ruleid: py-sql-injection-formatted-query
     # ok: py-command-injection-taint, py-open-redirect-taint, py-path-traversal-taint, py-sql-injection-taint, py-ssrf-taint
     cursor.execute("SELECT * FROM pages LIMIT " + str(int(request.args["size"])))  # ok-int
+
+
+# The URL passed by name is the sink's value, as CodeQL's models of these clients read it;
+# another keyword (the query's parameters) is not.
+@app.route("/kw1")
+def fetch_by_keyword():
+    # ruleid: py-ssrf-taint
+    return requests.get(url=request.args["url"], timeout=5).text  # tp-url-keyword
+
+
+@app.route("/kw2")
+def fetch_keyword_last():
+    target = request.args["url"]
+    # ruleid: py-ssrf-taint
+    return requests.request("GET", timeout=5, url=target).text  # tp-url-keyword-last
+
+
+@app.route("/kw3")
+def fetch_fixed_url():
+    query = {"q": request.args["q"]}
+    # ok: py-ssrf-taint
+    return requests.get(url="https://api.example.com/", params=query, timeout=5).text  # ok-params
+
+
+@app.route("/kw4")
+def go_by_keyword():
+    # ruleid: py-open-redirect-taint
+    return redirect(location=request.args["next"])  # tp-location-keyword
+
+
+@app.route("/kw5")
+def go_by_keyword_checked():
+    target = request.args["next"]
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts=HOSTS):
+        abort(400)
+    # ok: py-open-redirect-taint
+    return redirect(location=target)  # ok-location-checked
+
+
+@app.route("/kw6")
+def ping_by_keyword():
+    # ruleid: py-command-injection-taint
+    return subprocess.check_output(shell=True, args="ping -c1 " + request.args["host"])  # tp-args
+
+
+@app.route("/kw7")
+def read_by_keyword():
+    # ruleid: py-path-traversal-taint
+    return open(file=os.path.join(BASE, request.args["name"])).read()  # tp-file
+
+
+@app.route("/kw8")
+def ping_by_keyword_no_shell():
+    # ok: py-command-injection-taint
+    return subprocess.check_output(args=["ping", "-c1", request.args["host"]])  # ok-no-shell
