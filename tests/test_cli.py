@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft4Validator  # type: ignore[import-untyped]  # no stubs pinned
+from processes import run_alone
 
 from code_guard.cli import main
 from code_guard.findings import Review, Silencing, Verdict
@@ -553,21 +554,12 @@ def test_the_command_writes_everything_and_leaves_no_process_behind(
     argv = ["review", str(diff), "--offline", "--format", "json", "--fail-on", "high"]
     expected_code = main(argv)
     expected = json.loads(capsys.readouterr().out)
-    proc = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed argv
-        [sys.executable, "-m", "code_guard", *argv],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, to look for what it left
-    )
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == expected_code == 1
+    # run_alone fails if any process of its group (a worker, an early run) outlives it.
+    code, out, err = run_alone([sys.executable, "-m", "code_guard", *argv], tmp_path)
+    assert code == expected_code == 1
     got = json.loads(out)
     assert [f["line_start"] for f in got["findings"]] == [
         f["line_start"] for f in expected["findings"]
     ]
     assert got["findings"] and got["verdict"] == expected["verdict"]
     assert "security agent ok" in err
-    with pytest.raises(ProcessLookupError):
-        os.killpg(proc.pid, 0)  # nothing of its group is left

@@ -5,12 +5,12 @@ all), and ended when no review takes it; the report is ``main``'s."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from processes import run_alone
 
 from code_guard.cli import main
 from code_guard.languages import suffixes_read_by
@@ -103,19 +103,9 @@ runpy.run_module("code_guard", run_name="__main__")
 
 
 def _entry(tmp_path: Path, *argv: str) -> tuple[int, list[list[str]], str]:
-    proc = subprocess.Popen(  # noqa: S603 - our own interpreter, fixed argv
-        [sys.executable, "-c", _ENTRY_PROBE, *argv],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, to look for what it left
-    )
-    out, err = proc.communicate(timeout=120)
-    with pytest.raises(ProcessLookupError):
-        os.killpg(proc.pid, 0)  # nothing of its group is left
+    code, out, err = run_alone([sys.executable, "-c", _ENTRY_PROBE, *argv], tmp_path)
     starts = [line.split()[1:] for line in err.splitlines() if line.startswith("START ")]
-    return proc.returncode, starts, out
+    return code, starts, out
 
 
 def test_a_review_of_python_starts_one_worker_before_the_cli_loads(
