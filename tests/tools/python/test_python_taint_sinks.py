@@ -191,3 +191,71 @@ def test_a_sanitisers_option_must_name_one_of_its_calls(field: str, value: objec
         Sanitiser.model_validate(
             {"name": "s", "neutralises": ["xss"], "calls": ["shlex.quote"], field: value}
         )
+
+
+ALIASED = """\
+import os, subprocess, requests, flask
+from flask import request
+{imports}
+
+app = flask.Flask(__name__)
+{module}
+
+@app.route("/x")
+def view():
+    value = request.args.get("v")
+    {line}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "module", "line", "rule"),
+    [
+        # an import's alias
+        ("from requests import get as fetch", "", "fetch(value)", "taint-ssrf"),
+        ("import subprocess as sp", "", "sp.getoutput(value)", "taint-command_injection"),
+        ("from os import system", "", "system(value)", "taint-command_injection"),
+        # a name the function is assigned to, in the function or the module
+        ("", "", "getter = requests.get; getter(value)", "taint-ssrf"),
+        ("", "run = os.system", "run(value)", "taint-command_injection"),
+        ("", "shell = subprocess", "shell.getoutput(value)", "taint-command_injection"),
+        # getattr of a literal name
+        ("", "", 'getattr(os, "system")(value)', "taint-command_injection"),
+        ("", 'run = getattr(os, "system")', "run(value)", "taint-command_injection"),
+        # an alias of an alias
+        ("", "run = os.system\nexecute = run", "execute(value)", "taint-command_injection"),
+        # a name bound twice: either binding may be the one called
+        ("", "run = print\nrun = os.system", "run(value)", "taint-command_injection"),
+        ("", "run = os.system\nrun = print", "run(value)", "taint-command_injection"),
+        # the keyword shapes through an alias
+        ("from requests import get as fetch", "", "fetch(url=value)", "taint-ssrf"),
+    ],
+)
+def test_a_sink_called_through_another_name_is_reported(
+    tmp_path: Path, imports: str, module: str, line: str, rule: str
+) -> None:
+    text = ALIASED.format(imports=imports, module=module, line=line)
+    assert rules_of(tmp_path, text) == [rule]
+    # and the same call given a literal: no flow
+    literal = ALIASED.format(imports=imports, module=module, line=line.replace("value", "'v'"))
+    assert rules_of(tmp_path, literal) == []
+
+
+@pytest.mark.parametrize(
+    ("imports", "module", "line"),
+    [
+        # a name assigned something that is no sink
+        ("", "run = print", "run(value)"),
+        ("", "", 'getattr(os, "getcwd")(value)'),
+        # getattr of a name that is not literal: unknown, not guessed
+        ("", "NAME = 'sys' + 'tem'", "getattr(os, NAME)(value)"),
+        # the file's own getattr
+        ("", "def getattr(o, n):\n    return print", 'getattr(os, "system")(value)'),
+        # the value at another argument than the sink's
+        ("from requests import get as fetch", "", "fetch('https://api.example/', params=value)"),
+    ],
+)
+def test_another_name_for_no_sink_is_no_flow(
+    tmp_path: Path, imports: str, module: str, line: str
+) -> None:
+    assert rules_of(tmp_path, ALIASED.format(imports=imports, module=module, line=line)) == []

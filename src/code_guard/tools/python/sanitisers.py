@@ -78,10 +78,18 @@ class Names:
     def __init__(self, tree: ast.AST) -> None:
         bindings: dict[str, set[str]] = {}
         counts: dict[str, int] = {}
+        assigned: list[tuple[str, ast.expr]] = []
         for node in walk(tree):
             for name, qualified in _bindings(node):
                 bindings.setdefault(name, set()).add(qualified)
                 counts[name] = counts.get(name, 0) + 1
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and (dotted(node.value) or _getattr_name(node.value))
+            ):
+                assigned.append((node.targets[0].id, node.value))
         # names the file binds once, anywhere: a function defined once is that function
         self.once = {name for name, count in counts.items() if count == 1}
         # module names bound once, and their values
@@ -93,6 +101,14 @@ class Names:
             and isinstance(stmt.targets[0], ast.Name)
             and stmt.targets[0].id in self.once
         }
+        # the functions and modules assigned to a name anywhere, as values (`getter =
+        # requests.get`, `run = getattr(os, "system")`): a call of the name may call any of
+        # them (``resolved``), whatever else the name is bound to
+        self.aliases: dict[str, list[ast.expr]] = {}
+        for name, value in assigned:
+            self.aliases.setdefault(name, []).append(value)
+        # every import a name is bound by, whatever else binds it
+        self.imports_of = {name: found - {""} for name, found in bindings.items() if found - {""}}
         # module names bound once, to a literal: immutable values no request can reach
         self.constants = {
             stmt.targets[0].id
@@ -136,6 +152,30 @@ class Names:
             return None  # a def, a lambda, an assignment, a parameter: not the library's
         return name if rest or hasattr(builtins, name) else None
 
+    def resolved(self, func: ast.expr, depth: int = 0) -> frozenset[str]:
+        """The qualified names of the functions or modules ``func`` may name: through the
+        file's imports (``fetch`` of ``from requests import get as fetch``: ``requests.get``),
+        every function or module assigned to its name anywhere in the file (``getter =
+        requests.get``), and ``getattr`` of a literal name (``getattr(os, "system")``). A name
+        bound several ways may be any of them: an author cannot hide a call behind a second
+        binding of the name."""
+        if depth > 8:
+            return frozenset()  # a chain of aliases this long is not followed
+        if isinstance(func, ast.Call):
+            attribute = _getattr_name(func) if "getattr" not in self.bound else ""
+            owners = self.resolved(func.args[0], depth + 1) if attribute else frozenset()
+            return frozenset(f"{owner}.{attribute}" for owner in owners)
+        name = dotted(func)
+        if not name or "()" in name:
+            return frozenset()
+        head, _, rest = name.partition(".")
+        bases = set(self.imports_of.get(head, ()))
+        for value in self.aliases.get(head, ()):
+            bases |= self.resolved(value, depth + 1)
+        if head not in self.bound and not self.star and (rest or hasattr(builtins, name)):
+            bases.add(head)
+        return frozenset(f"{base}.{rest}" if rest else base for base in bases)
+
     def cleans(self, call: ast.Call) -> frozenset[str]:
         """The categories the result of ``call`` is safe for (empty: not a sanitiser, or
         one given an option that turns its escaping off: ``html.escape(x, quote=False)``)."""
@@ -163,6 +203,21 @@ def _mutated(node: ast.AST) -> str | None:
     while isinstance(target, ast.Attribute | ast.Subscript):
         target = target.value
     return target.id if isinstance(target, ast.Name) else None
+
+
+def _getattr_name(node: ast.expr) -> str:
+    """The attribute ``getattr(x, "name")`` reads ("name"), or "" for any other node."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) == 2
+        and not node.keywords
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+    ):
+        return node.args[1].value
+    return ""
 
 
 def _bindings(node: ast.AST) -> list[tuple[str, str]]:

@@ -419,7 +419,8 @@ def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts:
         queued.discard(index)
         func, calls = calling[index]
         if not any(
-            _sink_category(c) is not None or callee_name(c, facts) in facts.sinks for c in calls
+            _sink_category(c, facts.names) is not None or callee_name(c, facts) in facts.sinks
+            for c in calls
         ):
             continue
         found = _parameter_summary(func, facts)
@@ -522,35 +523,31 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
-def _sink(call: ast.Call) -> tuple[str, ast.expr] | None:
-    """The kind of the model's sink ``call`` is, and the argument that reaches it."""
+def _sink(call: ast.Call, names: Names | None = None) -> tuple[str, ast.expr] | None:
+    """The kind of the model's sink ``call`` is, and the argument that reaches it: by the
+    callee as written, or by a qualified name ``names`` resolves it to (an import's alias, a
+    name the function is assigned to, ``getattr`` of a literal)."""
     func = call.func
     if isinstance(func, ast.Attribute):
         candidates = _BY_METHOD.get(func.attr, []) + _BY_NAME.get(func.attr, [])
     else:
-        candidates = _BY_NAME.get(dotted(func), [])
+        candidates = list(_BY_NAME.get(dotted(func), []))
+    resolved = names.resolved(func) - {dotted(func)} if names is not None else frozenset()
+    for last in {name.rsplit(".", 1)[-1] for name in resolved}:
+        candidates += _BY_NAME.get(last, []) + _BY_METHOD.get(last, [])
     for kind, shape in candidates:
-        if _matches(call, shape):
+        if _matches(call, shape, resolved):
             if shape.position is not None:
                 return kind, call.args[shape.position]
             return kind, next(k.value for k in call.keywords if k.arg == shape.keyword)
     return None
 
 
-def _matches(call: ast.Call, shape: SinkCall) -> bool:
-    """Whether ``call`` is the sink call ``shape``: its name (or the end of it, after any
-    receiver), its value's position or keyword, its literal keywords, and its arity when
-    fixed."""
-    if shape.method:
-        attrs: list[str] = []
-        node: ast.expr = call.func
-        while isinstance(node, ast.Attribute):
-            attrs.append(node.attr)
-            node = node.value
-        wanted = shape.name.split(".")[::-1]
-        if attrs[: len(wanted)] != wanted:
-            return False
-    elif dotted(call.func) != shape.name:
+def _matches(call: ast.Call, shape: SinkCall, resolved: Collection[str] = ()) -> bool:
+    """Whether ``call`` is the sink call ``shape``: its name as written (or the end of it,
+    after any receiver) or as one of ``resolved``, its value's position or keyword, its literal
+    keywords, and its arity when fixed."""
+    if not (_named(call, shape) or any(_names(name, shape) for name in resolved)):
         return False
     given = {k.arg: k.value for k in call.keywords}
     if shape.position is None:
@@ -571,9 +568,31 @@ def _matches(call: ast.Call, shape: SinkCall) -> bool:
     return True
 
 
-def _sink_category(call: ast.Call) -> str | None:
+def _named(call: ast.Call, shape: SinkCall) -> bool:
+    """Whether the callee as written is ``shape``'s: its dotted name, or for a method its
+    attributes' end after any receiver."""
+    if not shape.method:
+        return dotted(call.func) == shape.name
+    attrs: list[str] = []
+    node: ast.expr = call.func
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    wanted = shape.name.split(".")[::-1]
+    return attrs[: len(wanted)] == wanted
+
+
+def _names(qualified: str, shape: SinkCall) -> bool:
+    """Whether the qualified name a callee resolves to is ``shape``'s: the name itself, or for
+    a method, a receiver and then the method's name."""
+    if not shape.method:
+        return qualified == shape.name
+    return qualified.endswith("." + shape.name)
+
+
+def _sink_category(call: ast.Call, names: Names | None = None) -> str | None:
     """The kind of the model's sink ``call`` is, if it is one."""
-    found = _sink(call)
+    found = _sink(call, names)
     return found[0] if found else None
 
 
@@ -654,7 +673,7 @@ def _flows(
     for node in walk(func):
         if not isinstance(node, ast.Call) or not (node.args or node.keywords):
             continue
-        sink = _sink(node)
+        sink = _sink(node, facts.names)
         if sink is None:
             continue
         category, arg = sink
@@ -832,8 +851,10 @@ def _followed(func: Function, value: ast.AST, facts: FileFacts) -> bool:
             # an attribute only as a method called on a value the check follows: `x.get(...)`
             if loads and not isinstance(node, ast.Name) and id(node) not in called:
                 return False
-            if loads and isinstance(node, ast.Name) and not _followed_name(
-                node.id, values, parameters, other, facts
+            if (
+                loads
+                and isinstance(node, ast.Name)
+                and not _followed_name(node.id, values, parameters, other, facts)
             ):
                 return False
             if loads and isinstance(node, ast.Name) and node.id in values and node.id not in seen:
