@@ -128,11 +128,16 @@ def test_an_error_in_the_pool_stops_the_run_and_is_raised() -> None:
 
 def test_an_error_here_waits_for_the_pool_then_is_raised() -> None:
     finished: list[int] = []
+    # The pool's item waits until this thread has taken one: left to run, a pool thread on a
+    # busy machine could take all ten before this thread took any, and nothing would fail.
+    taken_here = threading.Event()
 
     def here(item: int) -> int:
+        taken_here.set()
         raise RuntimeError("bug")
 
     def there(item: int) -> int:
+        taken_here.wait(timeout=30)
         finished.append(item)
         return item
 
