@@ -259,3 +259,63 @@ def test_another_name_for_no_sink_is_no_flow(
     tmp_path: Path, imports: str, module: str, line: str
 ) -> None:
     assert rules_of(tmp_path, ALIASED.format(imports=imports, module=module, line=line)) == []
+
+
+OWN_CLASS = """\
+import os, requests, flask
+from flask import request
+
+app = flask.Flask(__name__)
+
+class Client:
+    def fetch(self, url):
+        return requests.get(url, timeout=5)
+
+    def name(self, url):
+        return url.upper()
+
+class Other:
+    def load(self, url):
+        return url
+
+class Twin:
+    def get_page(self, url):
+        return requests.get(url, timeout=5)
+
+class Echo:
+    def get_page(self, url):
+        return url
+
+{module}
+
+@app.route("/x")
+def view():
+    value = request.args.get("v")
+    {line}
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "reported"),
+    [
+        # a method of the file's own class, on an instance made there or named once
+        ("", "Client().fetch(value)", True),
+        ("client = Client()", "client.fetch(value)", True),
+        ("", "client = Client(); client.fetch(url=value)", True),
+        # a method that reaches no sink, or a literal
+        ("", "Client().name(value)", False),
+        ("", "Client().fetch('https://api.example/')", False),
+        # an instance of no class of the file, or a name bound twice: not known to be one
+        ("", "dict().fetch(value)", False),
+        ("client = Client()\nclient = dict()", "client.fetch(value)", False),
+        ("", "Other().load(value)", False),
+        # a method whose name another class's method shares: summaries are by name, and
+        # Twin's must not be taken for Echo's
+        ("", "Echo().get_page(value)", False),
+    ],
+)
+def test_a_method_of_the_files_own_class_is_followed(
+    tmp_path: Path, module: str, line: str, reported: bool
+) -> None:
+    rules = rules_of(tmp_path, OWN_CLASS.format(module=module, line=line))
+    assert rules == (["taint-ssrf"] if reported else [])

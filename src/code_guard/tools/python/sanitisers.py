@@ -79,6 +79,7 @@ class Names:
         bindings: dict[str, set[str]] = {}
         counts: dict[str, int] = {}
         assigned: list[tuple[str, ast.expr]] = []
+        made: list[tuple[str, str]] = []
         for node in walk(tree):
             for name, qualified in _bindings(node):
                 bindings.setdefault(name, set()).add(qualified)
@@ -87,9 +88,11 @@ class Names:
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
-                and (dotted(node.value) or _getattr_name(node.value))
             ):
-                assigned.append((node.targets[0].id, node.value))
+                if dotted(node.value) or _getattr_name(node.value):
+                    assigned.append((node.targets[0].id, node.value))
+                elif isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+                    made.append((node.targets[0].id, node.value.func.id))
         # names the file binds once, anywhere: a function defined once is that function
         self.once = {name for name, count in counts.items() if count == 1}
         # module names bound once, and their values
@@ -104,6 +107,9 @@ class Names:
         # the functions and modules assigned to a name anywhere, as values (`getter =
         # requests.get`, `run = getattr(os, "system")`): a call of the name may call any of
         # them (``resolved``), whatever else the name is bound to
+        # names bound once, anywhere, to what a call of a bare name made (`client =
+        # Client()`) -> that name: an instance, when it is one of the file's classes
+        self.instances = {name: maker for name, maker in made if name in self.once}
         self.aliases: dict[str, list[ast.expr]] = {}
         for name, value in assigned:
             self.aliases.setdefault(name, []).append(value)

@@ -68,6 +68,8 @@ class FileFacts:
     # the functions of the change's other files a call may name (``f``, ``m.f``, imports
     # the file never rebinds) -> the facts of their file and their name there
     foreign: dict[str, tuple[FileFacts, str]] = field(default_factory=dict)
+    # the file's own classes (defined once, at the top level) -> the names of their methods
+    classes: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def handler_methods(tree: ast.Module) -> set[int]:
@@ -126,13 +128,34 @@ def callee_name(call: ast.Call, facts: FileFacts) -> str | None:
     """The name under which ``facts`` may summarise the function ``call`` reaches: a
     same-file function or method (``f()``, ``self.f()``), or one imported from another file
     of the change (``f()``, ``m.f()``; not ``self.f()``)."""
-    name = local_callee(call)
+    name = local_callee(call) or _method_of_own_class(call, facts)
     if not facts.where:
         return name
     if name is not None:
         return None if name in facts.where and not isinstance(call.func, ast.Name) else name
     text = dotted(call.func)
     return text if text in facts.where else None
+
+
+def _method_of_own_class(call: ast.Call, facts: FileFacts) -> str | None:
+    """The method a call reaches on an instance of a class of the file, where the receiver's
+    class is known: made there (``Client().fetch(url)``) or a name bound once, anywhere in
+    the file, to one made (``client = Client()``, then ``client.fetch(url)``), and the
+    method's name is defined once in the file."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    receiver = func.value
+    if isinstance(receiver, ast.Name):
+        made = facts.names.instances.get(receiver.id)
+    elif isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+        made = receiver.func.id
+    else:
+        made = None
+    # Summaries are kept by a function's name: a method another function of the file shares
+    # its name with is not told apart, so it is not followed.
+    known = made is not None and func.attr in facts.classes.get(made, ())
+    return func.attr if known and func.attr in facts.names.once else None
 
 
 def local_callee(call: ast.Call) -> str | None:

@@ -208,6 +208,11 @@ class PythonTaintTool(PythonChecker):
             f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
         }
         facts.handlers = handler_methods(tree)
+        facts.classes = {
+            c.name: frozenset(m.name for m in c.body if isinstance(m, Function))
+            for c in tree.body
+            if isinstance(c, ast.ClassDef) and c.name in names.once
+        }
         imported = self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
         _summarise(functions, facts, everything, lambda: Validators.of(tree, names, imported))
