@@ -319,3 +319,35 @@ def test_a_method_of_the_files_own_class_is_followed(
 ) -> None:
     rules = rules_of(tmp_path, OWN_CLASS.format(module=module, line=line))
     assert rules == (["taint-ssrf"] if reported else [])
+
+
+RENAMED_REQUEST = """\
+import os, flask
+{imports}
+
+app = flask.Flask(__name__)
+{module}
+
+@app.route("/x")
+def view():
+    os.system({value})
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "module", "value", "reported"),
+    [
+        # the request under another name: an import's alias, or a name assigned it
+        ("from flask import request as rq", "", "rq.args['cmd']", True),
+        ("from flask import request as rq", "", "rq.form.get('cmd')", True),
+        ("", "incoming = flask.request", "incoming.args['cmd']", True),
+        # the same attribute of something else is no request data
+        ("from flask import g as rq", "", "rq.args['cmd']", False),
+        ("", "incoming = flask.session", "incoming.args['cmd']", False),
+    ],
+)
+def test_the_request_under_another_name_is_a_source(
+    tmp_path: Path, imports: str, module: str, value: str, reported: bool
+) -> None:
+    text = RENAMED_REQUEST.format(imports=imports, module=module, value=value)
+    assert rules_of(tmp_path, text) == (["taint-command_injection"] if reported else [])

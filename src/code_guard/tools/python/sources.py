@@ -113,8 +113,16 @@ def initial_taint(func: Function, facts: FileFacts) -> set[str]:
 
 
 def is_source(node: ast.AST, facts: FileFacts | None) -> bool:
+    """Whether ``node`` reads request data: a request attribute (``request.args``, also of
+    the request under another name the file's imports or assignments give it, ``from flask
+    import request as rq``), a source call or subscript of the model, or a call of a
+    function of the file that returns request data."""
     if isinstance(node, ast.Attribute) and node.attr in SOURCE_ATTRS:
-        return dotted(node.value).rsplit(".", 1)[-1] in _RECEIVERS
+        if dotted(node.value).rsplit(".", 1)[-1] in _RECEIVERS:
+            return True
+        return facts is not None and any(
+            name.rsplit(".", 1)[-1] in _RECEIVERS for name in facts.names.resolved(node.value)
+        )
     if isinstance(node, ast.Call) and dotted(node.func) in _SOURCE_CALLS:
         return True
     if isinstance(node, ast.Subscript) and dotted(node.value) in _SOURCE_SUBSCRIPTS:

@@ -375,7 +375,7 @@ def _summarise(
     file's ``validators`` worked out, if given."""
     reading: list[Function] = []
     calling: list[tuple[Function, list[ast.Call]]] = []
-    shapes = [_shape(func) for func in functions]
+    shapes = [_shape(func, facts) for func in functions]
     for func, gives, source, calls in shapes:
         if gives and source:
             reading.append(func)
@@ -489,7 +489,7 @@ def _passed(call: ast.Call) -> list[tuple[int | str, ast.AST]]:
     return passed + [(k.arg, k.value) for k in call.keywords if k.arg]
 
 
-def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
+def _shape(func: Function, facts: FileFacts) -> tuple[Function, bool, bool, list[ast.Call]]:
     """One walk of ``func``: whether it returns a value, whether it reads a request
     attribute, and its calls."""
     returns = source = False
@@ -497,10 +497,10 @@ def _shape(func: Function) -> tuple[Function, bool, bool, list[ast.Call]]:
     for node in walk(func):
         if isinstance(node, ast.Call):
             calls.append(node)
-            source = source or is_source(node, None)  # a call the model lists as a source
+            source = source or is_source(node, facts)  # a call the model lists as a source
         elif isinstance(node, ast.Return):
             returns = returns or node.value is not None
-        elif not source and is_source(node, None):
+        elif not source and is_source(node, facts):
             source = True
     return func, returns, source, calls
 
