@@ -341,9 +341,15 @@ def view():
         ("from flask import request as rq", "", "rq.args['cmd']", True),
         ("from flask import request as rq", "", "rq.form.get('cmd')", True),
         ("", "incoming = flask.request", "incoming.args['cmd']", True),
+        # its attribute by getattr of a literal name
+        ("", "", "getattr(flask.request, 'args')['cmd']", True),
+        ("from flask import request as rq", "", "getattr(rq, 'form').get('cmd')", True),
         # the same attribute of something else is no request data
         ("from flask import g as rq", "", "rq.args['cmd']", False),
         ("", "incoming = flask.session", "incoming.args['cmd']", False),
+        ("", "", "getattr(flask.g, 'args')['cmd']", False),
+        ("", "", "getattr(flask.request, 'endpoint')", False),
+        ("", "def getattr(o, n):\n    return 'ls'", "getattr(flask.request, 'args')", False),
     ],
 )
 def test_the_request_under_another_name_is_a_source(

@@ -89,7 +89,7 @@ class Names:
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
             ):
-                if dotted(node.value) or _getattr_name(node.value):
+                if dotted(node.value) or getattr_name(node.value):
                     assigned.append((node.targets[0].id, node.value))
                 elif isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
                     made.append((node.targets[0].id, node.value.func.id))
@@ -168,7 +168,7 @@ class Names:
         if depth > 8:
             return frozenset()  # a chain of aliases this long is not followed
         if isinstance(func, ast.Call):
-            attribute = _getattr_name(func) if "getattr" not in self.bound else ""
+            attribute = getattr_name(func) if "getattr" not in self.bound else ""
             owners = self.resolved(func.args[0], depth + 1) if attribute else frozenset()
             return frozenset(f"{owner}.{attribute}" for owner in owners)
         name = dotted(func)
@@ -211,7 +211,7 @@ def _mutated(node: ast.AST) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _getattr_name(node: ast.expr) -> str:
+def getattr_name(node: ast.expr) -> str:
     """The attribute ``getattr(x, "name")`` reads ("name"), or "" for any other node."""
     if (
         isinstance(node, ast.Call)

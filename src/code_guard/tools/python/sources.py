@@ -12,7 +12,7 @@ from code_guard.knowledge.security.model import load_model
 from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.python.guards import Validators
 from code_guard.tools.python.nodes import walk
-from code_guard.tools.python.sanitisers import Names
+from code_guard.tools.python.sanitisers import Names, getattr_name
 
 _MODEL = load_model("python")
 # The model's sources (knowledge/security/python.yml), the list Semgrep's rules start from
@@ -118,10 +118,11 @@ def is_source(node: ast.AST, facts: FileFacts | None) -> bool:
     import request as rq``), a source call or subscript of the model, or a call of a
     function of the file that returns request data."""
     if isinstance(node, ast.Attribute) and node.attr in SOURCE_ATTRS:
-        if dotted(node.value).rsplit(".", 1)[-1] in _RECEIVERS:
-            return True
-        return facts is not None and any(
-            name.rsplit(".", 1)[-1] in _RECEIVERS for name in facts.names.resolved(node.value)
+        return _is_request(node.value, facts)
+    if isinstance(node, ast.Call) and getattr_name(node) in SOURCE_ATTRS:
+        # getattr(request, "args"): the attribute by its literal name
+        return _is_request(node.args[0], facts) and (
+            facts is None or "getattr" not in facts.names.bound
         )
     if isinstance(node, ast.Call) and dotted(node.func) in _SOURCE_CALLS:
         return True
@@ -130,6 +131,16 @@ def is_source(node: ast.AST, facts: FileFacts | None) -> bool:
     if facts is not None and facts.sources and isinstance(node, ast.Call):
         return callee_name(node, facts) in facts.sources
     return False
+
+
+def _is_request(node: ast.expr, facts: FileFacts | None) -> bool:
+    """Whether ``node`` is the request: by its name as written, or by a name the file's
+    imports or assignments give it (``from flask import request as rq``)."""
+    if dotted(node).rsplit(".", 1)[-1] in _RECEIVERS:
+        return True
+    return facts is not None and any(
+        name.rsplit(".", 1)[-1] in _RECEIVERS for name in facts.names.resolved(node)
+    )
 
 
 def callee_name(call: ast.Call, facts: FileFacts) -> str | None:
