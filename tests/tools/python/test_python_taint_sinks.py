@@ -80,14 +80,22 @@ def test_a_call_neither_reader_reads_the_same_is_refused(call: str) -> None:
 VIEW = """\
 import os, subprocess, requests, flask
 from flask import request, redirect
+{imports}
 
 app = flask.Flask(__name__)
+{module}
 
 @app.route("/x")
 def view():
     value = request.args.get("v")
     {line}
 """
+
+
+def view(line: str, imports: str = "", module: str = "") -> str:
+    """A module whose route handler runs ``line`` with request data in ``value``, after
+    ``imports`` and the module-level code ``module``."""
+    return VIEW.format(imports=imports, module=module, line=line)
 
 
 @pytest.mark.parametrize(
@@ -117,9 +125,9 @@ def view():
     ],
 )
 def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
-    assert rules_of(tmp_path, VIEW.format(line=line)) == [rule]
+    assert rules_of(tmp_path, view(line)) == [rule]
     # the same call given a literal: no flow
-    assert rules_of(tmp_path, VIEW.format(line=line.replace("value", "'v'"))) == []
+    assert rules_of(tmp_path, view(line.replace("value", "'v'"))) == []
 
 
 @pytest.mark.parametrize(
@@ -140,7 +148,7 @@ def test_a_model_sink_is_reported(tmp_path: Path, line: str, rule: str) -> None:
     ],
 )
 def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) -> None:
-    assert rules_of(tmp_path, VIEW.format(line=line)) == []
+    assert rules_of(tmp_path, view(line)) == []
 
 
 @pytest.mark.parametrize(
@@ -159,7 +167,7 @@ def test_a_value_off_the_sinks_position_is_no_flow(tmp_path: Path, line: str) ->
     ],
 )
 def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) -> None:
-    assert rules_of(tmp_path, VIEW.format(line=line)) != []
+    assert rules_of(tmp_path, view(line)) != []
 
 
 def test_the_python_only_tables_are_the_models() -> None:
@@ -193,21 +201,6 @@ def test_a_sanitisers_option_must_name_one_of_its_calls(field: str, value: objec
         )
 
 
-ALIASED = """\
-import os, subprocess, requests, flask
-from flask import request
-{imports}
-
-app = flask.Flask(__name__)
-{module}
-
-@app.route("/x")
-def view():
-    value = request.args.get("v")
-    {line}
-"""
-
-
 @pytest.mark.parametrize(
     ("imports", "module", "line", "rule"),
     [
@@ -234,10 +227,10 @@ def view():
 def test_a_sink_called_through_another_name_is_reported(
     tmp_path: Path, imports: str, module: str, line: str, rule: str
 ) -> None:
-    text = ALIASED.format(imports=imports, module=module, line=line)
+    text = view(line, imports, module)
     assert rules_of(tmp_path, text) == [rule]
     # and the same call given a literal: no flow
-    literal = ALIASED.format(imports=imports, module=module, line=line.replace("value", "'v'"))
+    literal = view(line.replace("value", "'v'"), imports, module)
     assert rules_of(tmp_path, literal) == []
 
 
@@ -258,15 +251,10 @@ def test_a_sink_called_through_another_name_is_reported(
 def test_another_name_for_no_sink_is_no_flow(
     tmp_path: Path, imports: str, module: str, line: str
 ) -> None:
-    assert rules_of(tmp_path, ALIASED.format(imports=imports, module=module, line=line)) == []
+    assert rules_of(tmp_path, view(line, imports, module)) == []
 
 
-OWN_CLASS = """\
-import os, requests, flask
-from flask import request
-
-app = flask.Flask(__name__)
-
+CLASSES = """\
 class Client:
     def fetch(self, url):
         return requests.get(url, timeout=5)
@@ -285,13 +273,6 @@ class Twin:
 class Echo:
     def get_page(self, url):
         return url
-
-{module}
-
-@app.route("/x")
-def view():
-    value = request.args.get("v")
-    {line}
 """
 
 
@@ -317,21 +298,8 @@ def view():
 def test_a_method_of_the_files_own_class_is_followed(
     tmp_path: Path, module: str, line: str, reported: bool
 ) -> None:
-    rules = rules_of(tmp_path, OWN_CLASS.format(module=module, line=line))
+    rules = rules_of(tmp_path, view(line, module=CLASSES + module))
     assert rules == (["taint-ssrf"] if reported else [])
-
-
-RENAMED_REQUEST = """\
-import os, flask
-{imports}
-
-app = flask.Flask(__name__)
-{module}
-
-@app.route("/x")
-def view():
-    os.system({value})
-"""
 
 
 @pytest.mark.parametrize(
@@ -355,5 +323,5 @@ def view():
 def test_the_request_under_another_name_is_a_source(
     tmp_path: Path, imports: str, module: str, value: str, reported: bool
 ) -> None:
-    text = RENAMED_REQUEST.format(imports=imports, module=module, value=value)
+    text = view(f"os.system({value})", imports, module)
     assert rules_of(tmp_path, text) == (["taint-command_injection"] if reported else [])
