@@ -63,3 +63,30 @@ function goNextIfLocal() {
   // ruleid: js-open-redirect-dom-source
   window.location.href = local;
 }
+
+// The DOM sinks beside jQuery's: each is reported from the page's URL (a condition on jQuery's
+// method name once dropped every one of them), and a fixed value is not.
+function showFragment() {
+  // ruleid: js-xss-dom-source, js-xss-raw-html-sink
+  document.getElementById("out").innerHTML = location.hash;
+}
+
+function writeQuery() {
+  // ruleid: js-xss-dom-source, js-xss-raw-html-sink
+  document.write(decodeURIComponent(location.search));
+}
+
+function addFragment() {
+  // ruleid: js-xss-dom-source, js-xss-raw-html-sink
+  document.body.insertAdjacentHTML("beforeend", window.location.hash);
+}
+
+function runFragment() {
+  // ruleid: js-xss-dom-source
+  setTimeout(location.hash.slice(1), 10);
+}
+
+function writeFixed() {
+  // ok: js-xss-dom-source, js-xss-raw-html-sink
+  document.getElementById("out").innerHTML = "<p>fixed</p>";
+}

@@ -266,3 +266,36 @@ def run_snippet(snippet, count):
     return "ok"
 # ok: py-cached-generator, py-code-injection-eval-built-string, py-code-injection-globals-template-context, py-code-injection-taint, py-command-injection-shell-argv, py-command-injection-taint, py-cors-origin-regex-prefix-match, py-cors-wildcard-with-credentials, py-csrf-protection-disabled, py-debugger-left-in, py-hardcoded-secret-app-config, py-insecure-cookie-authtkt, py-insecure-cookie-set-cookie-header, py-insecure-deserialization-taint, py-insecure-deserialization-yaml, py-jwt-none-algorithm, py-jwt-unverified-signature, py-mass-assignment-request-data, py-orm-filter-python-operator, py-sql-injection-query-builder-text, py-ssl-unverified-default-context, py-weak-crypto-hashids-secret-key, py-xss-django-autoescape-off, py-xss-formatted-html-response, py-xss-safestring-subclass, py-xss-taint
 app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+
+
+# os.exec* and os.spawn* run the program the request names; each condition on the function's
+# name sits with its own pattern (together, each dropped the other's matches).
+@app.route("/exec")
+def exec_tool():
+    # ruleid: py-command-injection-taint
+    os.execv(request.args["tool"], ["tool"])
+
+
+@app.route("/spawn")
+def spawn_tool():
+    # ruleid: py-command-injection-taint
+    return os.spawnl(os.P_WAIT, request.args["tool"], "tool")
+
+
+@app.route("/exec-fixed")
+def exec_fixed():
+    # ok: py-command-injection-taint
+    os.execv("/usr/bin/true", [request.args["tool"]])
+
+
+# Django's QuerySet.extra takes SQL text in select, where, tables and order_by.
+@app.route("/extra")
+def extra_where():
+    # ruleid: py-sql-injection-taint
+    return Entry.objects.extra(where=["headline = '%s'" % request.args["q"]])
+
+
+@app.route("/extra-params")
+def extra_params():
+    # ok: py-sql-injection-taint
+    return Entry.objects.extra(where=["headline = %s"], params=[request.args["q"]])
