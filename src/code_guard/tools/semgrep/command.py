@@ -16,6 +16,7 @@ from code_guard.languages import read_by
 from code_guard.rewrites.focus import emptied_outside
 from code_guard.rewrites.folding import pruned_source
 from code_guard.rewrites.syntax import for_semgrep
+from code_guard.rewrites.type_assertions import with_any_for_object_types
 from code_guard.tools.base import Focus
 
 # The time one rule may spend on one file, and how many rules may run out of it before the
@@ -133,14 +134,22 @@ def readable_copies(
 ) -> dict[str, Path]:
     """Rewritten copies, under ``scratch``, of the Python files among ``paths`` that have
     ``match`` statements or ``except*`` handlers, code that cannot run, or (with ``focus``)
-    functions outside it, by path; a file that cannot be read is left to semgrep-core."""
+    functions outside it, and of the TypeScript files with type assertions to object literal
+    types (``rewrites/type_assertions.py``), by path; a file that cannot be read is left to
+    semgrep-core."""
     copies: dict[str, Path] = {}
     for index, path in enumerate(paths):
-        if read_as(path)[0] != "python":
+        analyser = read_as(path)[0]
+        if analyser not in ("python", "ts"):
             continue
         try:
             text = (workspace / path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
+            continue
+        if analyser == "ts":
+            typed = with_any_for_object_types(text, tsx=path.endswith(".tsx"))
+            if typed is not None:
+                copies[path] = _write_copy(scratch, index, path, typed)
             continue
         rewritten = for_semgrep(text)
         # Dead branches and literal elements (``rewrites/folding/``): Semgrep's taint
@@ -152,9 +161,14 @@ def readable_copies(
             rewritten = emptied if emptied is not None else rewritten
         if rewritten is None:
             continue
-        # One folder per file keeps its name (and so its suffix) without clashes.
-        copy = scratch / str(index) / Path(path).name
-        copy.parent.mkdir()
-        copy.write_text(rewritten, encoding="utf-8")
-        copies[path] = copy
+        copies[path] = _write_copy(scratch, index, path, rewritten)
     return copies
+
+
+def _write_copy(scratch: Path, index: int, path: str, text: str) -> Path:
+    """Write the copy of the ``index``-th file under ``scratch``; return its path."""
+    # One folder per file keeps its name (and so its suffix) without clashes.
+    copy = scratch / str(index) / Path(path).name
+    copy.parent.mkdir()
+    copy.write_text(text, encoding="utf-8")
+    return copy

@@ -103,9 +103,15 @@ class SemgrepTool(Tool):
         merged: dict[str, list[ToolHit]] = {}
         for (rules, _, _), hits in zip(runs, found, strict=True):
             merged.setdefault(rules, []).extend(hits)
-        # A rules file's shards, joined, list its hits as one run does: the files it could
-        # not parse, then those it gave up on, then its results, each in the files' order.
-        ordered = [sorted(hits, key=_hit_rank) for hits in merged.values()]
+        # A rules file's hits, from one run or its shards joined, in one order: the files it
+        # could not parse, then those it gave up on, then its results, each kind in the files'
+        # order (semgrep-core orders by the path it read, and a rewritten copy's is another).
+        position = {path: index for index, path in enumerate(sorted(paths))}
+
+        def rank(hit: ToolHit) -> tuple[int, int]:
+            return _hit_rank(hit), position.get(hit.file_path, -1)
+
+        ordered = [sorted(hits, key=rank) for hits in merged.values()]
         return [h for hits in ordered for h in hits if self._wanted(h)]
 
     def _wanted(self, hit: ToolHit) -> bool:
