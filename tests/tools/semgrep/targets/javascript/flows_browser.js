@@ -81,9 +81,30 @@ function addFragment() {
   document.body.insertAdjacentHTML("beforeend", window.location.hash);
 }
 
+// Code run from the page's URL is code injection, not markup: its own rule.
 function runFragment() {
-  // ruleid: js-xss-dom-source
+  // ruleid: js-code-injection-dom-source
   setTimeout(location.hash.slice(1), 10);
+}
+
+function evalQuery() {
+  // ruleid: js-code-injection-dom-source, js-code-injection-eval
+  eval(decodeURIComponent(location.search.slice(1)));
+}
+
+function functionFromName() {
+  // ruleid: js-code-injection-dom-source, js-code-injection-eval
+  return new Function("x", window.name);
+}
+
+function runCallback() {
+  // ok: js-code-injection-dom-source, js-xss-dom-source
+  setTimeout(() => render(location.hash), 10);
+}
+
+function runCount() {
+  // ok: js-code-injection-dom-source
+  setInterval(tick, Number(location.hash.slice(1)));
 }
 
 function writeFixed() {
