@@ -467,6 +467,22 @@ case(
     },
 )
 
+# A sink the Python taint check once missed: at a keyword passed in an unpacked mapping.
+case(
+    "spread-keywords",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    @app.route("/fetch")
+    def proxy():
+        options = {"timeout": 5}
+        target = {**options, "url": request.args["url"]}
+        return requests.get(**target).text
+    """)
+    },
+)
+
+
 def pull_request(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[Path, Path]:
     """A repository at ``root`` whose last commit turns ``base`` into ``head``, and git's diff
     of it (bytes as git writes them: a lone carriage return stays one)."""

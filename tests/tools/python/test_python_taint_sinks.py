@@ -170,6 +170,69 @@ def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) ->
     assert rules_of(tmp_path, view(line)) != []
 
 
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        # a mapping unpacked into the call passes the keys it spells as keywords
+        ("requests.get(**{'url': value})", "taint-ssrf"),
+        ("requests.get(**{'url': value}, timeout=3)", "taint-ssrf"),
+        ("requests.get(**dict(url=value))", "taint-ssrf"),
+        ("flask.redirect(**{'location': value})", "taint-open_redirect"),
+        ("subprocess.run(value, **{'shell': True})", "taint-command_injection"),
+        # a name the function binds once to such a mapping
+        ("options = {'url': value}; requests.get(**options)", "taint-ssrf"),
+        ("options = dict(url=value, timeout=3); requests.get(**options)", "taint-ssrf"),
+    ],
+)
+def test_a_keyword_passed_in_an_unpacked_mapping_is_read(
+    tmp_path: Path, line: str, rule: str
+) -> None:
+    assert rules_of(tmp_path, view(line)) == [rule]
+    assert rules_of(tmp_path, view(line.replace("value", "'v'"))) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the request's value under another key than the sink's, or no sink at all
+        "requests.get(**{'url': 'https://api.example/', 'params': value})",
+        "requests.get(**{'params': value}, url='https://api.example/')",
+        "subprocess.run(value, **{'shell': False})",
+        "options = {'params': value}; requests.get('https://api.example/', **options)",
+        "print(**{'sep': value})",
+    ],
+)
+def test_another_key_of_an_unpacked_mapping_is_no_flow(tmp_path: Path, line: str) -> None:
+    assert rules_of(tmp_path, view(line)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "module"),
+    [
+        # the key among others, inside another mapping, or the later of two
+        ("requests.get(**{**options, 'url': value})", ""),
+        ("requests.get(**{'url': 'https://api.example/', **{'url': value}})", ""),
+        ("requests.get(**{'timeout': 3}, **{'url': value})", ""),
+        ("base = {'url': value}; options = {**base}; requests.get(**options)", ""),
+        ("requests.get(**dict({'url': value}))", ""),
+        # no keyword at all, where the sink takes the value alone
+        ("os.system(value, **{})", ""),
+        # a function of the file, given its parameter in a mapping
+        ("fetch(**{'u': value})", "def fetch(u):\n    return requests.get(u)"),
+        # a guard at the call checks a name rebound since the mapping was made
+        (
+            "options = {'url': value}\n    value = 'https://api.example/'\n"
+            "    if value not in ALLOWED:\n        return ''\n    requests.get(**options)",
+            "ALLOWED = ('https://api.example/',)",
+        ),
+    ],
+)
+def test_look_alikes_of_an_unpacked_keyword_are_reported(
+    tmp_path: Path, line: str, module: str
+) -> None:
+    assert rules_of(tmp_path, view(line, module=module)) != []
+
+
 def test_the_python_only_tables_are_the_models() -> None:
     from code_guard.tools.python import sanitisers
 

@@ -57,7 +57,8 @@ from code_guard.tools.python.flow import (
 )
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
-from code_guard.tools.python.nodes import indexed, walk
+from code_guard.tools.python.keywords import Mappings, unpacked, unpacks
+from code_guard.tools.python.nodes import indexed, walk, within
 from code_guard.tools.python.sanitisers import CATEGORIES, SANITISERS, Names
 from code_guard.tools.python.sources import (
     SOURCE_ATTRS,
@@ -424,7 +425,9 @@ def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts:
         queued.discard(index)
         func, calls = calling[index]
         if not any(
-            _sink_category(c, facts.names) is not None or callee_name(c, facts) in facts.sinks
+            _sink_category(c, facts.names) is not None
+            or unpacks(c)  # `**options`: read with the function's mappings (``_flows``)
+            or callee_name(c, facts) in facts.sinks
             for c in calls
         ):
             continue
@@ -459,8 +462,9 @@ def _parameter_sinks(
     for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):  # live ones
         yield (category, dotted(node.func), node.lineno, ""), reached
     names = taint.kinds
+    local = Mappings(func)
     for node, callee, summary in _summarised_calls(func, facts):
-        for slot, value in _passed(node):
+        for slot, value in _passed(node, facts.names, local):
             if slot in summary and tainted(value, names, facts, summary[slot][0]):
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 sink = summary[slot]
@@ -483,10 +487,29 @@ def _summarised_calls(
                 yield node, callee, summary
 
 
-def _passed(call: ast.Call) -> list[tuple[int | str, ast.AST]]:
-    """The arguments of ``call``, by position and by keyword."""
+def _passed(
+    call: ast.Call, names: Names | None = None, local: Mappings | None = None
+) -> list[tuple[int | str, ast.AST]]:
+    """The arguments of ``call``, by position and by keyword, also those passed by unpacking
+    a mapping whose keys it spells (``**{"url": u}``; keywords.py)."""
     passed: list[tuple[int | str, ast.AST]] = list(enumerate(call.args))
-    return passed + [(k.arg, k.value) for k in call.keywords if k.arg]
+    passed += [(k.arg, k.value) for k in call.keywords if k.arg]
+    if unpacks(call):
+        given = {k.arg for k in call.keywords}
+        passed += [(k, v) for k, v in unpacked(call, names, local).items() if k not in given]
+    return passed
+
+
+def _borrowed(call: ast.Call, value: ast.AST) -> bool:
+    """Whether ``value``, passed to ``call``, is read from a mapping made elsewhere
+    (``options = {"url": u}``, then ``f(**options)``): a guard at the call says nothing of it,
+    and its own line is the flow's."""
+    return unpacks(call) and not within(value, call)
+
+
+def _line(call: ast.Call, value: ast.AST) -> int:
+    """The line request data read in ``value``, passed to ``call``, is read on."""
+    return getattr(value, "lineno", call.lineno) if _borrowed(call, value) else call.lineno
 
 
 def _shape(func: Function, facts: FileFacts) -> tuple[Function, bool, bool, list[ast.Call]]:
@@ -528,10 +551,16 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
-def _sink(call: ast.Call, names: Names | None = None) -> tuple[str, ast.expr] | None:
+def _sink(
+    call: ast.Call, names: Names | None = None, local: Mappings | None = None
+) -> tuple[str, ast.expr] | None:
     """The kind of the model's sink ``call`` is, and the argument that reaches it: by the
     callee as written, or by a qualified name ``names`` resolves it to (an import's alias, a
-    name the function is assigned to, ``getattr`` of a literal)."""
+    name the function is assigned to, ``getattr`` of a literal). Only when the keywords as
+    written match no sink, those a mapping unpacked into the call spells (``**{"url": u}``,
+    ``**options`` of a mapping in ``local``; keywords.py) are read too, and one unpacked that
+    the check cannot read counts as no keyword: what the call matched before, it matches the
+    same."""
     func = call.func
     if isinstance(func, ast.Attribute):
         candidates = _BY_METHOD.get(func.attr, []) + _BY_NAME.get(func.attr, [])
@@ -545,16 +574,34 @@ def _sink(call: ast.Call, names: Names | None = None) -> tuple[str, ast.expr] | 
             if shape.position is not None:
                 return kind, call.args[shape.position]
             return kind, next(k.value for k in call.keywords if k.arg == shape.keyword)
+    if not candidates or not unpacks(call):
+        return None
+    spread = unpacked(call, names, local)
+    for kind, shape in candidates:
+        if _matches(call, shape, resolved, spread):
+            if shape.position is not None:
+                return kind, call.args[shape.position]
+            given = {k.arg: k.value for k in call.keywords if k.arg}
+            return kind, given.get(shape.keyword or "") or spread[shape.keyword or ""]
     return None
 
 
-def _matches(call: ast.Call, shape: SinkCall, resolved: Collection[str] = ()) -> bool:
+def _matches(
+    call: ast.Call,
+    shape: SinkCall,
+    resolved: Collection[str] = (),
+    spread: Mapping[str, ast.expr] | None = None,
+) -> bool:
     """Whether ``call`` is the sink call ``shape``: its name as written (or the end of it,
     after any receiver) or as one of ``resolved``, its value's position or keyword, its literal
-    keywords, and its arity when fixed."""
+    keywords, and its arity when fixed. With ``spread`` (the keywords its unpacked mappings
+    spell), those count as keywords it passes, and an unpacked mapping it cannot read as none."""
     if not (_named(call, shape) or any(_names(name, shape) for name in resolved)):
         return False
-    given = {k.arg: k.value for k in call.keywords}
+    given: dict[str | None, ast.expr] = {k.arg: k.value for k in call.keywords}
+    if spread is not None:
+        given = dict(spread.items())
+        given.update((k.arg, k.value) for k in call.keywords if k.arg)
     if shape.position is None:
         if shape.keyword not in given:
             return False
@@ -567,7 +614,7 @@ def _matches(call: ast.Call, shape: SinkCall, resolved: Collection[str] = ()) ->
         if not (isinstance(found, ast.Constant) and found.value is value):
             return False
     if shape.arity is not None:
-        extra = {k.arg for k in call.keywords} - {n for n, _ in shape.keywords} - {shape.keyword}
+        extra = set(given) - {n for n, _ in shape.keywords} - {shape.keyword}
         if len(call.args) != shape.arity or extra:
             return False
     return True
@@ -675,10 +722,11 @@ def _flows(
         return
     names = taint.kinds
     scope: Scope | None = None
+    local = Mappings(func)
     for node in walk(func):
         if not isinstance(node, ast.Call) or not (node.args or node.keywords):
             continue
-        sink = _sink(node, facts.names)
+        sink = _sink(node, facts.names, local)
         if sink is None:
             continue
         category, arg = sink
@@ -687,11 +735,11 @@ def _flows(
             continue
         used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
-        lines = taint.flow_lines(used) | {node.lineno}
+        lines = taint.flow_lines(used) | {node.lineno, _line(node, arg)}
         proof: Proof | None = None
         if category not in kinds:
             proof = _cleaned_proof(used, category, taint)
-        elif used and not reads_source(arg, facts, category):
+        elif used and not _borrowed(node, arg) and not reads_source(arg, facts, category):
             scope = scope or _scope(func, facts, taint)
             text = _guard_proof(func, node, arg, used, category, taint, scope)
             proof = (Silencing.GUARD, text) if text else None
@@ -738,18 +786,20 @@ def _helper_flows(func: Function, facts: FileFacts, taint: Taint) -> Iterator[_F
     stops are given with its proof."""
     names = taint.kinds
     scope: Scope | None = None
+    local = Mappings(func)
     for node, callee, summary in _summarised_calls(func, facts):
-        for slot, value in _passed(node):
+        for slot, value in _passed(node, facts.names, local):
             if slot in summary and tainted(value, names, facts, summary[slot][0]):
                 category, sink, line, far = summary[slot]
                 proof = ""
                 used = _used(value, names)
-                if used and not reads_source(value, facts, category):
+                borrowed = _borrowed(node, value)
+                if used and not borrowed and not reads_source(value, facts, category):
                     scope = scope or _scope(func, facts, taint)
                     proof = _guard_proof(func, node, value, used, category, taint, scope)
-                source, at = origin_of(value, taint.origins, node.lineno, facts)
+                source, at = origin_of(value, taint.origins, _line(node, value), facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
-                lines = taint.flow_lines(used) | {node.lineno}
+                lines = taint.flow_lines(used) | {node.lineno, _line(node, value)}
                 where = far or facts.where.get(callee, "")
                 # a sink in another file: its line is not one of this file's, and the flow
                 # ends here, on the call
@@ -787,7 +837,7 @@ def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
         return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
     for category, node, arg, _, lines, proof in _flows(func, facts, {}, taint, True):
-        source, line = origin_of(arg, taint.origins, node.lineno, facts)
+        source, line = origin_of(arg, taint.origins, _line(node, arg), facts)
         flow = f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno})"
         if proof is not None:
             message = f"{flow}, but {proof[1]}."
