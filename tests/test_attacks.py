@@ -467,6 +467,40 @@ case(
     },
 )
 
+# A sink the Python taint check once missed: in a lambda bound to a name, or in a method whose
+# name another class's method shares.
+case(
+    "lambda-sink",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    fetch = lambda u: requests.get(u, timeout=5)
+
+    @app.route("/fetch")
+    def proxy():
+        return fetch(request.args["url"]).text
+    """)
+    },
+)
+case(
+    "method-twin",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    class One:
+        def go(self, u):
+            return requests.get(u, timeout=5).text
+
+    class Two:
+        def go(self, u):
+            return u.upper()
+
+    @app.route("/fetch")
+    def proxy():
+        return One().go(request.args["url"])
+    """)
+    },
+)
 # A sink the Python taint check once missed: at a keyword passed in an unpacked mapping.
 case(
     "spread-keywords",

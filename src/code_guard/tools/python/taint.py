@@ -43,6 +43,7 @@ from code_guard.knowledge.security.model import SinkCall, load_model
 from code_guard.rewrites.folding import pruned_tree
 from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.base import Focus, ToolHit, not_analysed
+from code_guard.tools.python.callables import functions_of, method_keys
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles
 from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.flow import (
@@ -176,14 +177,14 @@ class PythonTaintTool(PythonChecker):
         """The flows of every function of ``tree``; the functions too deep to follow (Python's
         recursion limit, in the parts of the check that recurse) are added to ``gaps``."""
         tree = pruned_tree(tree)  # no flow through a branch that cannot run (constants.py)
-        functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+        functions, checked = functions_of(tree)
         try:
             facts = self._file_facts(tree, path, functions)
         except RecursionError:
             if gaps is not None:
                 gaps.append("the whole file")
             return
-        for func in functions:
+        for func in checked:
             try:
                 found = list(_function_hits(func, facts))
             except RecursionError:
@@ -209,11 +210,8 @@ class PythonTaintTool(PythonChecker):
             f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
         }
         facts.handlers = handler_methods(tree)
-        facts.classes = {
-            c.name: frozenset(m.name for m in c.body if isinstance(m, Function))
-            for c in tree.body
-            if isinstance(c, ast.ClassDef) and c.name in names.once
-        }
+        facts.keys = method_keys(tree, names.once)
+        facts.methods = frozenset(k for keys in facts.keys.values() for k in keys)
         imported = self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
         _summarise(functions, facts, everything, lambda: Validators.of(tree, names, imported))
@@ -279,10 +277,7 @@ class PythonTaintTool(PythonChecker):
             tree = self._files.tree(path) if self._files is not None else None
             if tree is not None:
                 with indexed(tree):
-                    functions = [
-                        f for f in walk(tree)
-                        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                    ]  # fmt: skip
+                    functions, _ = functions_of(tree)
                     self._file_facts(tree, path, functions, everything=True)
             self._busy.discard(path)
 
@@ -387,7 +382,7 @@ def _summarise(
             kinds = propagate(func, facts, {}).kinds
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, kinds, facts) for value in returns):
-                facts.sources.add(func.name)
+                facts.sources.update(facts.keys_of(func))
     # the sources are known now: whether request data can enter each function, from the
     # same walk (``_reads_request``'s test)
     for func, _, source, calls in shapes:
@@ -409,15 +404,22 @@ def _summarise(
 
 def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts: FileFacts) -> None:
     """Fill ``facts.sinks``: the parameters of each function that reach a sink, directly or
-    through another summarised function. A worklist: a function is summarised again when
-    one it calls gains a summary, so a chain of helpers of any length is followed once per
-    link, without recursion."""
+    through another summarised function, under each of the function's keys (its name, and
+    ``Class().method`` for a method); a key several functions share (a name bound twice, a
+    method two bases give) holds the union of theirs: a call may reach any of them. A
+    worklist: a function is summarised again when one it calls gains a summary, so a chain of
+    helpers of any length is followed once per link, without recursion."""
     callers: dict[str, list[int]] = {}
+    members: dict[str, list[int]] = {}
     for index, (func, calls) in enumerate(calling):
+        own = facts.keys_of(func)
+        for name in own:
+            members.setdefault(name, []).append(index)
         for call in calls:
             callee = callee_name(call, facts)
-            if callee is not None and callee != func.name:
+            if callee is not None and callee not in own:
                 callers.setdefault(callee, []).append(index)
+    summaries: dict[int, dict[int | str, Sink]] = {}
     queue = list(range(len(calling)))
     queued = set(queue)
     while queue:
@@ -432,11 +434,19 @@ def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts:
         ):
             continue
         found = _parameter_summary(func, facts)
-        if found and found != facts.sinks.get(func.name):
-            facts.sinks[func.name] = found
-            fresh = [i for i in callers.get(func.name, ()) if i not in queued]
-            queue.extend(fresh)
-            queued.update(fresh)
+        if found == summaries.get(index, {}):
+            continue
+        summaries[index] = found
+        for name in facts.keys_of(func):
+            union: dict[int | str, Sink] = {}
+            for member in members[name]:
+                for slot, sink in summaries.get(member, {}).items():
+                    union.setdefault(slot, sink)
+            if union and union != facts.sinks.get(name):
+                facts.sinks[name] = union
+                fresh = [i for i in callers.get(name, ()) if i not in queued]
+                queue.extend(fresh)
+                queued.update(fresh)
 
 
 def _parameter_summary(func: Function, facts: FileFacts) -> dict[int | str, Sink]:
@@ -479,10 +489,11 @@ def _summarised_calls(
     func: Function, facts: FileFacts
 ) -> Iterator[tuple[ast.Call, str, dict[int | str, Sink]]]:
     """The calls in ``func`` to a function whose parameters are summarised (not itself)."""
+    own = facts.keys_of(func)
     for node in walk(func):
         if isinstance(node, ast.Call):
             callee = callee_name(node, facts)
-            summary = facts.sinks.get(callee) if callee and callee != func.name else None
+            summary = facts.sinks.get(callee) if callee and callee not in own else None
             if callee and summary:
                 yield node, callee, summary
 
