@@ -215,6 +215,7 @@ def test_another_key_of_an_unpacked_mapping_is_no_flow(tmp_path: Path, line: str
         ("requests.get(**{'timeout': 3}, **{'url': value})", ""),
         ("base = {'url': value}; options = {**base}; requests.get(**options)", ""),
         ("requests.get(**dict({'url': value}))", ""),
+        ("requests.get(**(options := {'url': value}))", ""),
         # no keyword at all, where the sink takes the value alone
         ("os.system(value, **{})", ""),
         # a function of the file, given its parameter in a mapping

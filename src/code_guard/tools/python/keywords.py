@@ -2,15 +2,16 @@
 
 ``requests.get(**{"url": u})`` passes ``url=u`` as surely as ``requests.get(url=u)`` does, and
 so does ``**dict(url=u)`` (the builtin ``dict``, which the file does not rebind), a mapping
-unpacked inside another (``**{**other, "url": u}``: the keys it spells), and a name the
-function binds once, to such a mapping (``options = {"url": u}``, then ``**options``). A key
-that is not a literal string (``{key: u}``), or a mapping the check cannot read (a parameter,
-a name bound twice, one changed after it was made), gives no keyword here: those are left to
-Semgrep's rules, which read the call as well; so is a mapping changed in place (``options["url"]
-= u``, ``options.update(...)``): the check reads a mapping as it was made. Reading more keywords
-only ever adds a flow: the taint check reads them only where the call's keywords as written
-match no sink (taint.py), and a value read from a mapping made on another line is never
-excused by a guard at the call (what the guard checked may have been rebound since).
+unpacked inside another (``**{**other, "url": u}``: the keys it spells), one bound by a walrus
+there (``**(options := {"url": u})``), and a name the function binds once, to such a mapping
+(``options = {"url": u}``, then ``**options``). A key that is not a literal string (``{key:
+u}``), or a mapping the check cannot read (a parameter, a name bound twice), gives no keyword
+here: those are left to Semgrep's rules, which read the call as well; so is a mapping changed
+in place (``options["url"] = u``, ``options.update(...)``): the check reads a mapping as it
+was made. Reading more keywords only ever adds a flow: the taint check reads them only where
+the call's keywords as written match no sink (taint.py), and a value read from a mapping made
+on another line is never excused by a guard at the call (what the guard checked may have been
+rebound since).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def _spelled(
     """The keys ``value`` is known to hold, each with the value it is given."""
     if depth > _DEPTH:
         return {}
+    if isinstance(value, ast.NamedExpr):  # `**(options := {...})`: the mapping bound there
+        value = value.value
     if isinstance(value, ast.Name) and local is not None:
         bound = local.get(value.id)
         return _spelled(bound, names, local, depth + 1) if bound is not None else {}

@@ -855,7 +855,9 @@ def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
         else:
             message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
         silenced = proof[0].value if proof is not None else ""
-        span = _span(arg) if proof is not None and _followed(func, arg, facts) else ()
+        # a value read from a mapping made elsewhere is no value at the sink's own span
+        kept = proof is not None and not _borrowed(node, arg)
+        span = _span(arg) if kept and _followed(func, arg, facts) else ()
         yield category, node, message, lines, node.lineno, None, silenced, span
     yield from _helper_flows(func, facts, taint)
 
