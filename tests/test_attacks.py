@@ -467,6 +467,56 @@ case(
     },
 )
 
+# A sink the Python taint check once missed: in a lambda bound to a name, or in a method whose
+# name another class's method shares.
+case(
+    "lambda-sink",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    fetch = lambda u: requests.get(u, timeout=5)
+
+    @app.route("/fetch")
+    def proxy():
+        return fetch(request.args["url"]).text
+    """)
+    },
+)
+case(
+    "method-twin",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    class One:
+        def go(self, u):
+            return requests.get(u, timeout=5).text
+
+    class Two:
+        def go(self, u):
+            return u.upper()
+
+    @app.route("/fetch")
+    def proxy():
+        return One().go(request.args["url"])
+    """)
+    },
+)
+# A sink the Python taint check once missed: at a keyword passed in an unpacked mapping.
+case(
+    "spread-keywords",
+    {
+        "app.py": FLASK
+        + textwrap.dedent("""
+    @app.route("/fetch")
+    def proxy():
+        options = {"timeout": 5}
+        target = {**options, "url": request.args["url"]}
+        return requests.get(**target).text
+    """)
+    },
+)
+
+
 def pull_request(root: Path, base: dict[str, str], head: dict[str, str]) -> tuple[Path, Path]:
     """A repository at ``root`` whose last commit turns ``base`` into ``head``, and git's diff
     of it (bytes as git writes them: a lone carriage return stays one)."""

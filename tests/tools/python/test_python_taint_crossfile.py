@@ -134,6 +134,43 @@ def test_imports_by_module_alias_relative_and_package(
     assert f"({folder}/db.py:{SINK_LINE})" in hits[0].message
 
 
+LIB = """\
+import sqlite3
+
+run_query = lambda sql: sqlite3.connect("app.db").cursor().execute(sql)
+
+
+class Store:
+    def find(self, sql):
+        return sqlite3.connect("app.db").cursor().execute(sql)
+
+
+class Cache:
+    def find(self, sql):
+        return sql
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "reported"),
+    [
+        # a lambda bound to a name, imported by it
+        ("from lib import run_query\n\nrun_query", True),
+        # a method of another file's class, on an instance made here: by class and method
+        ("import lib\n\nlib.Store().find", True),
+        ("import lib\n\nlib.Cache().find", False),
+    ],
+)
+def test_a_lambda_or_a_method_of_another_file_is_followed(
+    tmp_path: Path, call: str, reported: bool
+) -> None:
+    imports, name = call.rsplit("\n", 1)
+    route = f"{imports}\n\n\ndef search(request):\n    return {name}(request.GET['q'])\n"
+    hits = taint(tmp_path, {"lib.py": LIB, "views.py": route})
+    expected = [("views.py", "taint-sql_injection")] if reported else []
+    assert [(h.file_path, h.rule) for h in hits] == expected
+
+
 def test_a_function_of_another_file_that_returns_request_data_is_a_source(
     tmp_path: Path,
 ) -> None:

@@ -170,6 +170,70 @@ def test_look_alikes_of_a_sinks_shape_are_reported(tmp_path: Path, line: str) ->
     assert rules_of(tmp_path, view(line)) != []
 
 
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        # a mapping unpacked into the call passes the keys it spells as keywords
+        ("requests.get(**{'url': value})", "taint-ssrf"),
+        ("requests.get(**{'url': value}, timeout=3)", "taint-ssrf"),
+        ("requests.get(**dict(url=value))", "taint-ssrf"),
+        ("flask.redirect(**{'location': value})", "taint-open_redirect"),
+        ("subprocess.run(value, **{'shell': True})", "taint-command_injection"),
+        # a name the function binds once to such a mapping
+        ("options = {'url': value}; requests.get(**options)", "taint-ssrf"),
+        ("options = dict(url=value, timeout=3); requests.get(**options)", "taint-ssrf"),
+    ],
+)
+def test_a_keyword_passed_in_an_unpacked_mapping_is_read(
+    tmp_path: Path, line: str, rule: str
+) -> None:
+    assert rules_of(tmp_path, view(line)) == [rule]
+    assert rules_of(tmp_path, view(line.replace("value", "'v'"))) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the request's value under another key than the sink's, or no sink at all
+        "requests.get(**{'url': 'https://api.example/', 'params': value})",
+        "requests.get(**{'params': value}, url='https://api.example/')",
+        "subprocess.run(value, **{'shell': False})",
+        "options = {'params': value}; requests.get('https://api.example/', **options)",
+        "print(**{'sep': value})",
+    ],
+)
+def test_another_key_of_an_unpacked_mapping_is_no_flow(tmp_path: Path, line: str) -> None:
+    assert rules_of(tmp_path, view(line)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "module"),
+    [
+        # the key among others, inside another mapping, or the later of two
+        ("requests.get(**{**options, 'url': value})", ""),
+        ("requests.get(**{'url': 'https://api.example/', **{'url': value}})", ""),
+        ("requests.get(**{'timeout': 3}, **{'url': value})", ""),
+        ("base = {'url': value}; options = {**base}; requests.get(**options)", ""),
+        ("requests.get(**dict({'url': value}))", ""),
+        ("requests.get(**(options := {'url': value}))", ""),
+        # no keyword at all, where the sink takes the value alone
+        ("os.system(value, **{})", ""),
+        # a function of the file, given its parameter in a mapping
+        ("fetch(**{'u': value})", "def fetch(u):\n    return requests.get(u)"),
+        # a guard at the call checks a name rebound since the mapping was made
+        (
+            "options = {'url': value}\n    value = 'https://api.example/'\n"
+            "    if value not in ALLOWED:\n        return ''\n    requests.get(**options)",
+            "ALLOWED = ('https://api.example/',)",
+        ),
+    ],
+)
+def test_look_alikes_of_an_unpacked_keyword_are_reported(
+    tmp_path: Path, line: str, module: str
+) -> None:
+    assert rules_of(tmp_path, view(line, module=module)) != []
+
+
 def test_the_python_only_tables_are_the_models() -> None:
     from code_guard.tools.python import sanitisers
 
@@ -273,6 +337,30 @@ class Twin:
 class Echo:
     def get_page(self, url):
         return url
+
+class Base:
+    def send(self, url):
+        return requests.get(url, timeout=5)
+
+class Child(Base):
+    pass
+
+class Grandchild(Child):
+    pass
+
+class Quiet(Base):
+    def send(self, url):
+        return url
+
+class Loud(Echo):
+    def get_page(self, url):
+        return requests.get(url, timeout=5)
+
+class Either(Echo, Twin):
+    pass
+
+class Lambdas:
+    fetch = lambda self, url: requests.get(url, timeout=5)
 """
 
 
@@ -290,9 +378,20 @@ class Echo:
         ("", "dict().fetch(value)", False),
         ("client = Client()\nclient = dict()", "client.fetch(value)", False),
         ("", "Other().load(value)", False),
-        # a method whose name another class's method shares: summaries are by name, and
-        # Twin's must not be taken for Echo's
+        # a method whose name another class's method shares: each class's is its own
+        ("", "Twin().get_page(value)", True),
+        ("twin = Twin()", "twin.get_page(value)", True),
         ("", "Echo().get_page(value)", False),
+        # a method the class takes from a base of the file, unless it overrides it
+        ("", "Child().send(value)", True),
+        ("", "Grandchild().send(value)", True),
+        ("", "Quiet().send(value)", False),
+        ("", "Loud().get_page(value)", True),
+        ("", "Child().send('https://api.example/')", False),
+        # several bases: which one Python takes is not worked out, either may be called
+        ("", "Either().get_page(value)", True),
+        # a name of the class's body bound to a lambda is a method too
+        ("", "Lambdas().fetch(value)", True),
     ],
 )
 def test_a_method_of_the_files_own_class_is_followed(
@@ -300,6 +399,51 @@ def test_a_method_of_the_files_own_class_is_followed(
 ) -> None:
     rules = rules_of(tmp_path, view(line, module=CLASSES + module))
     assert rules == (["taint-ssrf"] if reported else [])
+
+
+@pytest.mark.parametrize(
+    ("module", "line"),
+    [
+        # a name bound to a lambda is followed as a def of that name is
+        ("fetch = lambda u: requests.get(u)", "fetch(value)"),
+        ("fetch = lambda u: requests.get(u)", "fetch(u=value)"),
+        ("fetch: object = lambda u: requests.get(u)", "fetch(value)"),
+        ("", "fetch = lambda u: requests.get(u); fetch(value)"),
+        ("", "(fetch := lambda u: requests.get(u))(value); fetch(value)"),
+        # through another lambda, or under either of two names
+        ("get = lambda u: requests.get(u)\nfetch = lambda u: get(u)", "fetch(value)"),
+        ("fetch = go = lambda u: requests.get(u)", "go(value)"),
+        # a name bound twice: either binding may be the one called
+        ("fetch = lambda u: u\nfetch = lambda u: requests.get(u)", "fetch(value)"),
+        ("fetch = lambda u: requests.get(u)\nfetch = lambda u: u", "fetch(value)"),
+        ("def fetch(u):\n    return u\nfetch = lambda u: requests.get(u)", "fetch(value)"),
+    ],
+)
+def test_a_sink_in_a_lambda_bound_to_a_name_is_followed(
+    tmp_path: Path, module: str, line: str
+) -> None:
+    assert rules_of(tmp_path, view(line, module=module)) == ["taint-ssrf"]
+    literal = view(line.replace("value", "'https://api.example/'"), module=module)
+    assert rules_of(tmp_path, literal) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "reported"),
+    [
+        # a lambda that hands on no request data, or not to the sink's argument
+        ("fetch = lambda u: u.upper()", "fetch(value)", False),
+        ("fetch = lambda u: requests.get('https://api.example/', params=u)", "fetch(value)", False),
+        ("fetch = lambda u, v: requests.get(v)", "fetch(value, 'https://api.example/')", False),
+        # a lambda that returns request data is a source; one outside any def is checked
+        ("url_of = lambda: request.args['u']", "requests.get(url_of())", True),
+        ("url_of = lambda: 'https://api.example/'", "requests.get(url_of())", False),
+        ("proxy = lambda: requests.get(request.args['u'])", "pass", True),
+    ],
+)
+def test_a_lambda_bound_to_a_name_is_read_as_a_def(
+    tmp_path: Path, module: str, line: str, reported: bool
+) -> None:
+    assert rules_of(tmp_path, view(line, module=module)) == (["taint-ssrf"] if reported else [])
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["child_nodes", "indexed", "walk"]
+__all__ = ["child_nodes", "indexed", "walk", "within"]
 
 
 class _Layout:
@@ -114,3 +114,12 @@ def _breadth_first(node: ast.AST) -> Iterator[ast.AST]:
         node = todo.popleft()
         todo.extend(child_nodes(node))
         yield node
+
+
+def within(node: ast.AST, holder: ast.AST) -> bool:
+    """Whether ``node`` lies inside ``holder``'s span of lines and columns."""
+    start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    end = (getattr(node, "end_lineno", 0), getattr(node, "end_col_offset", 0))
+    low = (getattr(holder, "lineno", 0), getattr(holder, "col_offset", 0))
+    high = (getattr(holder, "end_lineno", 0) or 0, getattr(holder, "end_col_offset", 0) or 0)
+    return low <= start and end <= high

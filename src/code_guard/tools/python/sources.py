@@ -68,8 +68,16 @@ class FileFacts:
     # the functions of the change's other files a call may name (``f``, ``m.f``, imports
     # the file never rebinds) -> the facts of their file and their name there
     foreign: dict[str, tuple[FileFacts, str]] = field(default_factory=dict)
-    # the file's own classes (defined once, at the top level) -> the names of their methods
-    classes: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the ``Class().method`` keys each method of the file's classes (defined once, at the top
+    # level) is summarised under as well as its name, by the method's id; and every such key
+    keys: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    methods: frozenset[str] = frozenset()
+
+    def keys_of(self, func: Function) -> tuple[str, ...]:
+        """The keys ``func``'s summary is filed under: its name, and for a method of one of
+        the file's classes, ``Class().method`` of its class and of the classes taking it
+        from it (callables.py)."""
+        return (func.name, *self.keys.get(id(func), ()))
 
 
 def handler_methods(tree: ast.Module) -> set[int]:
@@ -145,8 +153,9 @@ def _is_request(node: ast.expr, facts: FileFacts | None) -> bool:
 
 def callee_name(call: ast.Call, facts: FileFacts) -> str | None:
     """The name under which ``facts`` may summarise the function ``call`` reaches: a
-    same-file function or method (``f()``, ``self.f()``), or one imported from another file
-    of the change (``f()``, ``m.f()``; not ``self.f()``)."""
+    same-file function or method (``f()``, ``self.f()``), a method of a class of the file on
+    an instance of it (``Client().fetch``), or one imported from another file of the change
+    (``f()``, ``m.f()``; not ``self.f()``)."""
     name = local_callee(call) or _method_of_own_class(call, facts)
     if not facts.where:
         return name
@@ -157,10 +166,10 @@ def callee_name(call: ast.Call, facts: FileFacts) -> str | None:
 
 
 def _method_of_own_class(call: ast.Call, facts: FileFacts) -> str | None:
-    """The method a call reaches on an instance of a class of the file, where the receiver's
-    class is known: made there (``Client().fetch(url)``) or a name bound once, anywhere in
-    the file, to one made (``client = Client()``, then ``client.fetch(url)``), and the
-    method's name is defined once in the file."""
+    """The key (``Client().fetch``) of the method a call reaches on an instance of a class of
+    the file, where the receiver's class is known: made there (``Client().fetch(url)``) or a
+    name bound once, anywhere in the file, to one made (``client = Client()``, then
+    ``client.fetch(url)``), and the class or a base of the file binds the method."""
     func = call.func
     if not isinstance(func, ast.Attribute):
         return None
@@ -171,10 +180,9 @@ def _method_of_own_class(call: ast.Call, facts: FileFacts) -> str | None:
         made = receiver.func.id
     else:
         made = None
-    # Summaries are kept by a function's name: a method another function of the file shares
-    # its name with is not told apart, so it is not followed.
-    known = made is not None and func.attr in facts.classes.get(made, ())
-    return func.attr if known and func.attr in facts.names.once else None
+    # by the class and the method: another class's method of the same name is another key
+    key = f"{made}().{func.attr}" if made is not None else ""
+    return key if key in facts.methods else None
 
 
 def local_callee(call: ast.Call) -> str | None:

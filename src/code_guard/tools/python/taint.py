@@ -43,6 +43,7 @@ from code_guard.knowledge.security.model import SinkCall, load_model
 from code_guard.rewrites.folding import pruned_tree
 from code_guard.rewrites.python_parse import dotted
 from code_guard.tools.base import Focus, ToolHit, not_analysed
+from code_guard.tools.python.callables import functions_of, method_keys
 from code_guard.tools.python.checker import Check, PythonChecker, PythonFiles
 from code_guard.tools.python.checks import Scope, Vetted, key
 from code_guard.tools.python.flow import (
@@ -57,7 +58,8 @@ from code_guard.tools.python.flow import (
 )
 from code_guard.tools.python.guards import Validators, guarded_names
 from code_guard.tools.python.imports import ModuleIndex
-from code_guard.tools.python.nodes import indexed, walk
+from code_guard.tools.python.keywords import Mappings, unpacked, unpacks
+from code_guard.tools.python.nodes import indexed, walk, within
 from code_guard.tools.python.sanitisers import CATEGORIES, SANITISERS, Names
 from code_guard.tools.python.sources import (
     SOURCE_ATTRS,
@@ -175,14 +177,14 @@ class PythonTaintTool(PythonChecker):
         """The flows of every function of ``tree``; the functions too deep to follow (Python's
         recursion limit, in the parts of the check that recurse) are added to ``gaps``."""
         tree = pruned_tree(tree)  # no flow through a branch that cannot run (constants.py)
-        functions = [f for f in walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+        functions, checked = functions_of(tree)
         try:
             facts = self._file_facts(tree, path, functions)
         except RecursionError:
             if gaps is not None:
                 gaps.append("the whole file")
             return
-        for func in functions:
+        for func in checked:
             try:
                 found = list(_function_hits(func, facts))
             except RecursionError:
@@ -208,11 +210,8 @@ class PythonTaintTool(PythonChecker):
             f.name: f for f in tree.body if isinstance(f, Function) and f.name in names.once
         }
         facts.handlers = handler_methods(tree)
-        facts.classes = {
-            c.name: frozenset(m.name for m in c.body if isinstance(m, Function))
-            for c in tree.body
-            if isinstance(c, ast.ClassDef) and c.name in names.once
-        }
+        facts.keys = method_keys(tree, names.once)
+        facts.methods = frozenset(k for keys in facts.keys.values() for k in keys)
         imported = self._link(tree, path, facts, {f.name for f in functions})
         # the validators are read only on a flow: not worked out where none can start
         _summarise(functions, facts, everything, lambda: Validators.of(tree, names, imported))
@@ -278,10 +277,7 @@ class PythonTaintTool(PythonChecker):
             tree = self._files.tree(path) if self._files is not None else None
             if tree is not None:
                 with indexed(tree):
-                    functions = [
-                        f for f in walk(tree)
-                        if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                    ]  # fmt: skip
+                    functions, _ = functions_of(tree)
                     self._file_facts(tree, path, functions, everything=True)
             self._busy.discard(path)
 
@@ -386,7 +382,7 @@ def _summarise(
             kinds = propagate(func, facts, {}).kinds
             returns = [n.value for n in walk(func) if isinstance(n, ast.Return) and n.value]
             if any(tainted(value, kinds, facts) for value in returns):
-                facts.sources.add(func.name)
+                facts.sources.update(facts.keys_of(func))
     # the sources are known now: whether request data can enter each function, from the
     # same walk (``_reads_request``'s test)
     for func, _, source, calls in shapes:
@@ -408,15 +404,22 @@ def _summarise(
 
 def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts: FileFacts) -> None:
     """Fill ``facts.sinks``: the parameters of each function that reach a sink, directly or
-    through another summarised function. A worklist: a function is summarised again when
-    one it calls gains a summary, so a chain of helpers of any length is followed once per
-    link, without recursion."""
+    through another summarised function, under each of the function's keys (its name, and
+    ``Class().method`` for a method); a key several functions share (a name bound twice, a
+    method two bases give) holds the union of theirs: a call may reach any of them. A
+    worklist: a function is summarised again when one it calls gains a summary, so a chain of
+    helpers of any length is followed once per link, without recursion."""
     callers: dict[str, list[int]] = {}
+    members: dict[str, list[int]] = {}
     for index, (func, calls) in enumerate(calling):
+        own = facts.keys_of(func)
+        for name in own:
+            members.setdefault(name, []).append(index)
         for call in calls:
             callee = callee_name(call, facts)
-            if callee is not None and callee != func.name:
+            if callee is not None and callee not in own:
                 callers.setdefault(callee, []).append(index)
+    summaries: dict[int, dict[int | str, Sink]] = {}
     queue = list(range(len(calling)))
     queued = set(queue)
     while queue:
@@ -424,16 +427,26 @@ def _summarise_parameters(calling: list[tuple[Function, list[ast.Call]]], facts:
         queued.discard(index)
         func, calls = calling[index]
         if not any(
-            _sink_category(c, facts.names) is not None or callee_name(c, facts) in facts.sinks
+            _sink_category(c, facts.names) is not None
+            or unpacks(c)  # `**options`: read with the function's mappings (``_flows``)
+            or callee_name(c, facts) in facts.sinks
             for c in calls
         ):
             continue
         found = _parameter_summary(func, facts)
-        if found and found != facts.sinks.get(func.name):
-            facts.sinks[func.name] = found
-            fresh = [i for i in callers.get(func.name, ()) if i not in queued]
-            queue.extend(fresh)
-            queued.update(fresh)
+        if found == summaries.get(index, {}):
+            continue
+        summaries[index] = found
+        for name in facts.keys_of(func):
+            union: dict[int | str, Sink] = {}
+            for member in members[name]:
+                for slot, sink in summaries.get(member, {}).items():
+                    union.setdefault(slot, sink)
+            if union and union != facts.sinks.get(name):
+                facts.sinks[name] = union
+                fresh = [i for i in callers.get(name, ()) if i not in queued]
+                queue.extend(fresh)
+                queued.update(fresh)
 
 
 def _parameter_summary(func: Function, facts: FileFacts) -> dict[int | str, Sink]:
@@ -459,8 +472,9 @@ def _parameter_sinks(
     for category, node, _, reached, _, _ in _flows(func, facts, seeds, taint):  # live ones
         yield (category, dotted(node.func), node.lineno, ""), reached
     names = taint.kinds
+    local = Mappings(func)
     for node, callee, summary in _summarised_calls(func, facts):
-        for slot, value in _passed(node):
+        for slot, value in _passed(node, facts.names, local):
             if slot in summary and tainted(value, names, facts, summary[slot][0]):
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
                 sink = summary[slot]
@@ -475,18 +489,38 @@ def _summarised_calls(
     func: Function, facts: FileFacts
 ) -> Iterator[tuple[ast.Call, str, dict[int | str, Sink]]]:
     """The calls in ``func`` to a function whose parameters are summarised (not itself)."""
+    own = facts.keys_of(func)
     for node in walk(func):
         if isinstance(node, ast.Call):
             callee = callee_name(node, facts)
-            summary = facts.sinks.get(callee) if callee and callee != func.name else None
+            summary = facts.sinks.get(callee) if callee and callee not in own else None
             if callee and summary:
                 yield node, callee, summary
 
 
-def _passed(call: ast.Call) -> list[tuple[int | str, ast.AST]]:
-    """The arguments of ``call``, by position and by keyword."""
+def _passed(
+    call: ast.Call, names: Names | None = None, local: Mappings | None = None
+) -> list[tuple[int | str, ast.AST]]:
+    """The arguments of ``call``, by position and by keyword, also those passed by unpacking
+    a mapping whose keys it spells (``**{"url": u}``; keywords.py)."""
     passed: list[tuple[int | str, ast.AST]] = list(enumerate(call.args))
-    return passed + [(k.arg, k.value) for k in call.keywords if k.arg]
+    passed += [(k.arg, k.value) for k in call.keywords if k.arg]
+    if unpacks(call):
+        given = {k.arg for k in call.keywords}
+        passed += [(k, v) for k, v in unpacked(call, names, local).items() if k not in given]
+    return passed
+
+
+def _borrowed(call: ast.Call, value: ast.AST) -> bool:
+    """Whether ``value``, passed to ``call``, is read from a mapping made elsewhere
+    (``options = {"url": u}``, then ``f(**options)``): a guard at the call says nothing of it,
+    and its own line is the flow's."""
+    return unpacks(call) and not within(value, call)
+
+
+def _line(call: ast.Call, value: ast.AST) -> int:
+    """The line request data read in ``value``, passed to ``call``, is read on."""
+    return getattr(value, "lineno", call.lineno) if _borrowed(call, value) else call.lineno
 
 
 def _shape(func: Function, facts: FileFacts) -> tuple[Function, bool, bool, list[ast.Call]]:
@@ -528,10 +562,16 @@ def _parameters(func: Function) -> dict[int | str, str]:
     return out
 
 
-def _sink(call: ast.Call, names: Names | None = None) -> tuple[str, ast.expr] | None:
+def _sink(
+    call: ast.Call, names: Names | None = None, local: Mappings | None = None
+) -> tuple[str, ast.expr] | None:
     """The kind of the model's sink ``call`` is, and the argument that reaches it: by the
     callee as written, or by a qualified name ``names`` resolves it to (an import's alias, a
-    name the function is assigned to, ``getattr`` of a literal)."""
+    name the function is assigned to, ``getattr`` of a literal). Only when the keywords as
+    written match no sink, those a mapping unpacked into the call spells (``**{"url": u}``,
+    ``**options`` of a mapping in ``local``; keywords.py) are read too, and one unpacked that
+    the check cannot read counts as no keyword: what the call matched before, it matches the
+    same."""
     func = call.func
     if isinstance(func, ast.Attribute):
         candidates = _BY_METHOD.get(func.attr, []) + _BY_NAME.get(func.attr, [])
@@ -545,16 +585,34 @@ def _sink(call: ast.Call, names: Names | None = None) -> tuple[str, ast.expr] | 
             if shape.position is not None:
                 return kind, call.args[shape.position]
             return kind, next(k.value for k in call.keywords if k.arg == shape.keyword)
+    if not candidates or not unpacks(call):
+        return None
+    spread = unpacked(call, names, local)
+    for kind, shape in candidates:
+        if _matches(call, shape, resolved, spread):
+            if shape.position is not None:
+                return kind, call.args[shape.position]
+            given = {k.arg: k.value for k in call.keywords if k.arg}
+            return kind, given.get(shape.keyword or "") or spread[shape.keyword or ""]
     return None
 
 
-def _matches(call: ast.Call, shape: SinkCall, resolved: Collection[str] = ()) -> bool:
+def _matches(
+    call: ast.Call,
+    shape: SinkCall,
+    resolved: Collection[str] = (),
+    spread: Mapping[str, ast.expr] | None = None,
+) -> bool:
     """Whether ``call`` is the sink call ``shape``: its name as written (or the end of it,
     after any receiver) or as one of ``resolved``, its value's position or keyword, its literal
-    keywords, and its arity when fixed."""
+    keywords, and its arity when fixed. With ``spread`` (the keywords its unpacked mappings
+    spell), those count as keywords it passes, and an unpacked mapping it cannot read as none."""
     if not (_named(call, shape) or any(_names(name, shape) for name in resolved)):
         return False
-    given = {k.arg: k.value for k in call.keywords}
+    given: dict[str | None, ast.expr] = {k.arg: k.value for k in call.keywords}
+    if spread is not None:
+        given = dict(spread.items())
+        given.update((k.arg, k.value) for k in call.keywords if k.arg)
     if shape.position is None:
         if shape.keyword not in given:
             return False
@@ -567,7 +625,7 @@ def _matches(call: ast.Call, shape: SinkCall, resolved: Collection[str] = ()) ->
         if not (isinstance(found, ast.Constant) and found.value is value):
             return False
     if shape.arity is not None:
-        extra = {k.arg for k in call.keywords} - {n for n, _ in shape.keywords} - {shape.keyword}
+        extra = set(given) - {n for n, _ in shape.keywords} - {shape.keyword}
         if len(call.args) != shape.arity or extra:
             return False
     return True
@@ -675,10 +733,11 @@ def _flows(
         return
     names = taint.kinds
     scope: Scope | None = None
+    local = Mappings(func)
     for node in walk(func):
         if not isinstance(node, ast.Call) or not (node.args or node.keywords):
             continue
-        sink = _sink(node, facts.names)
+        sink = _sink(node, facts.names, local)
         if sink is None:
             continue
         category, arg = sink
@@ -687,11 +746,11 @@ def _flows(
             continue
         used = _used(arg, names)
         reached = set().union(*(taint.lineage(n) for n in used)) if used else set()
-        lines = taint.flow_lines(used) | {node.lineno}
+        lines = taint.flow_lines(used) | {node.lineno, _line(node, arg)}
         proof: Proof | None = None
         if category not in kinds:
             proof = _cleaned_proof(used, category, taint)
-        elif used and not reads_source(arg, facts, category):
+        elif used and not _borrowed(node, arg) and not reads_source(arg, facts, category):
             scope = scope or _scope(func, facts, taint)
             text = _guard_proof(func, node, arg, used, category, taint, scope)
             proof = (Silencing.GUARD, text) if text else None
@@ -738,18 +797,20 @@ def _helper_flows(func: Function, facts: FileFacts, taint: Taint) -> Iterator[_F
     stops are given with its proof."""
     names = taint.kinds
     scope: Scope | None = None
+    local = Mappings(func)
     for node, callee, summary in _summarised_calls(func, facts):
-        for slot, value in _passed(node):
+        for slot, value in _passed(node, facts.names, local):
             if slot in summary and tainted(value, names, facts, summary[slot][0]):
                 category, sink, line, far = summary[slot]
                 proof = ""
                 used = _used(value, names)
-                if used and not reads_source(value, facts, category):
+                borrowed = _borrowed(node, value)
+                if used and not borrowed and not reads_source(value, facts, category):
                     scope = scope or _scope(func, facts, taint)
                     proof = _guard_proof(func, node, value, used, category, taint, scope)
-                source, at = origin_of(value, taint.origins, node.lineno, facts)
+                source, at = origin_of(value, taint.origins, _line(node, value), facts)
                 used = {n.id for n in walk(value) if isinstance(n, ast.Name) and n.id in names}
-                lines = taint.flow_lines(used) | {node.lineno}
+                lines = taint.flow_lines(used) | {node.lineno, _line(node, value)}
                 where = far or facts.where.get(callee, "")
                 # a sink in another file: its line is not one of this file's, and the flow
                 # ends here, on the call
@@ -787,14 +848,16 @@ def _function_hits(func: Function, facts: FileFacts) -> Iterator[_Flow]:
         return  # no flow starts here: one walk, not one per step below
     taint = _traced(func, facts, {})
     for category, node, arg, _, lines, proof in _flows(func, facts, {}, taint, True):
-        source, line = origin_of(arg, taint.origins, node.lineno, facts)
+        source, line = origin_of(arg, taint.origins, _line(node, arg), facts)
         flow = f"{source} (line {line}) reaches `{dotted(node.func)}()` (line {node.lineno})"
         if proof is not None:
             message = f"{flow}, but {proof[1]}."
         else:
             message = f"{flow}: {category.replace('_', ' ')}; validate or parameterise it first."
         silenced = proof[0].value if proof is not None else ""
-        span = _span(arg) if proof is not None and _followed(func, arg, facts) else ()
+        # a value read from a mapping made elsewhere is no value at the sink's own span
+        kept = proof is not None and not _borrowed(node, arg)
+        span = _span(arg) if kept and _followed(func, arg, facts) else ()
         yield category, node, message, lines, node.lineno, None, silenced, span
     yield from _helper_flows(func, facts, taint)
 
