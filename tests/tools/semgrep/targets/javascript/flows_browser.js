@@ -111,3 +111,9 @@ function writeFixed() {
   // ok: js-xss-dom-source, js-xss-raw-html-sink
   document.getElementById("out").innerHTML = "<p>fixed</p>";
 }
+
+function runFromAlias() {
+  const loc = window.location;
+  // ruleid: js-code-injection-dom-source
+  setTimeout(loc.hash.slice(1), 10);
+}
