@@ -117,3 +117,28 @@ function runFromAlias() {
   // ruleid: js-code-injection-dom-source
   setTimeout(loc.hash.slice(1), 10);
 }
+
+// The global object's eval and the indirect `(0, eval)(code)` are eval: from the page's URL,
+// and on any string that is not a literal.
+function evalGlobal() {
+  // ruleid: js-code-injection-dom-source, js-code-injection-eval
+  window.eval(location.hash.slice(1));
+}
+
+function evalIndirect(code) {
+  // ruleid: js-code-injection-dom-source, js-code-injection-eval
+  (0, eval)(decodeURIComponent(location.search));
+  // ruleid: js-code-injection-eval
+  globalThis.eval(code);
+  // ruleid: js-code-injection-eval
+  self.eval(code + ";");
+}
+
+function evalFixed() {
+  // ok: js-code-injection-dom-source, js-code-injection-eval
+  window.eval("1 + 1");
+  // ok: js-code-injection-dom-source, js-code-injection-eval
+  (0, eval)("this");
+  // ok: js-code-injection-dom-source, js-code-injection-eval
+  myWindow.evaluate(location.hash);
+}
