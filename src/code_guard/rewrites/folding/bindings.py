@@ -179,7 +179,7 @@ class _Everything:
         return True
 
 
-def _bound_by(node: ast.AST) -> Iterator[str]:
+def bound_by(node: ast.AST) -> Iterator[str]:
     """The names ``node`` binds by a form other than an ``ast.Name`` target: an import, a
     ``def`` or ``class``, an ``except ... as``, a ``match`` capture, a ``global`` or
     ``nonlocal`` declaration, a parameter, a type parameter (3.12)."""
@@ -243,7 +243,7 @@ def _untracked(scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef) -> Co
         node, nested = todo.pop()
         if _writes_namespace(node, attrs, writers):
             return _Everything()
-        untracked.update(_bound_by(node))
+        untracked.update(bound_by(node))
         if isinstance(node, ast.Name) and (
             nested or (not isinstance(node.ctx, ast.Load) and id(node) not in followed)
         ):
@@ -283,5 +283,5 @@ def _module_facts(tree: ast.AST) -> _ModuleFacts:
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             shadowed.add(node.id)
-        shadowed.update(_bound_by(node))
+        shadowed.update(bound_by(node))
     return _ModuleFacts(_Everything() if star else frozenset(shadowed), frames)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from code_guard.rewrites.folding.bindings import bound_by
 from code_guard.tools.python.nodes import walk
 from code_guard.tools.python.sanitisers import Names
 
@@ -128,24 +129,11 @@ def _simple_assignment(node: ast.AST) -> tuple[str, ast.expr | None]:
 
 
 def _binds(node: ast.AST) -> Iterator[str]:
-    """The names ``node`` binds, changes in place (``options["url"] = v``,
-    ``options.update(...)``), deletes, or declares another scope's: each counts as a binding,
-    so a name any of them touches is not bound once."""
+    """The names ``node`` binds (a plain target, or any other binding form folding knows:
+    ``bound_by``), changes in place (``options["url"] = v``, ``options.update(...)``) or
+    deletes: each counts as a binding, so a name any of them touches is not bound once."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
         yield node.id
-    elif isinstance(node, ast.arg):
-        yield node.arg
-    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        yield node.name
-    elif isinstance(node, ast.Import | ast.ImportFrom):
-        yield from ((a.asname or a.name).split(".")[0] for a in node.names)
-    elif isinstance(node, ast.Global | ast.Nonlocal):
-        yield from node.names
-        yield from node.names  # never once
-    elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
-        yield node.name
-    elif isinstance(node, ast.MatchMapping) and node.rest:
-        yield node.rest
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
         if isinstance(node.value, ast.Name):
             yield node.value.id
@@ -156,6 +144,8 @@ def _binds(node: ast.AST) -> Iterator[str]:
         and node.func.attr in _MUTATORS
     ):
         yield node.func.value.id
+    else:
+        yield from bound_by(node)
 
 
 # Methods that change a mapping in place.

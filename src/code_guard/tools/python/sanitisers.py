@@ -104,12 +104,12 @@ class Names:
             and isinstance(stmt.targets[0], ast.Name)
             and stmt.targets[0].id in self.once
         }
-        # the functions and modules assigned to a name anywhere, as values (`getter =
-        # requests.get`, `run = getattr(os, "system")`): a call of the name may call any of
-        # them (``resolved``), whatever else the name is bound to
         # names bound once, anywhere, to what a call of a bare name made (`client =
         # Client()`) -> that name: an instance, when it is one of the file's classes
         self.instances = {name: maker for name, maker in made if name in self.once}
+        # the functions and modules assigned to a name anywhere, as values (`getter =
+        # requests.get`, `run = getattr(os, "system")`): a call of the name may call any of
+        # them (``resolved``), whatever else the name is bound to
         self.aliases: dict[str, list[ast.expr]] = {}
         for name, value in assigned:
             self.aliases.setdefault(name, []).append(value)

@@ -609,10 +609,11 @@ def _matches(
     spell), those count as keywords it passes, and an unpacked mapping it cannot read as none."""
     if not (_named(call, shape) or any(_names(name, shape) for name in resolved)):
         return False
-    given: dict[str | None, ast.expr] = {k.arg: k.value for k in call.keywords}
-    if spread is not None:
-        given = dict(spread.items())
-        given.update((k.arg, k.value) for k in call.keywords if k.arg)
+    # with ``spread``, its keywords first and the call's own over them; an unpacked mapping
+    # (the key None) counts only without it
+    given: dict[str | None, ast.expr] = {}
+    given.update(spread or {})
+    given.update((k.arg, k.value) for k in call.keywords if spread is None or k.arg)
     if shape.position is None:
         if shape.keyword not in given:
             return False
